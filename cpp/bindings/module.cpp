@@ -1,0 +1,11 @@
+// The private extension trigon_fast._core: one bind_* function per area.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void bind_core(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "trigon_fast C++ core (private: use the trigon_fast package)";
+    bind_core(m);
+}
