@@ -1,1 +1,34 @@
+"""trigon_fast: a fast Blokus Trigon engine (C++ core, Python API).
+
+>>> import trigon_fast as tf
+>>> g = tf.Game(tf.Variant.FOUR_PLAYER)
+>>> len(g.legal_moves)
+2478
+"""
+
 from . import _core
+from .errors import GameOverError, IllegalMoveError, InvalidMoveError, TrigonError
+from .game import Game, LegalMoves
+from .move import PIECE_NAMES, PIECE_SIZES, Move, board
+from .playout import random_game, random_games_stats
+from .variants import Colour, StartRule, Variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Colour",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "LegalMoves",
+    "Move",
+    "PIECE_NAMES",
+    "PIECE_SIZES",
+    "StartRule",
+    "TrigonError",
+    "Variant",
+    "board",
+    "random_game",
+    "random_games_stats",
+]

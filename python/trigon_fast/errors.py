@@ -1,0 +1,21 @@
+"""Exceptions: every error a caller can cause is a ``ValueError`` subclass."""
+
+from __future__ import annotations
+
+__all__ = ["TrigonError", "InvalidMoveError", "IllegalMoveError", "GameOverError"]
+
+
+class TrigonError(ValueError):
+    """Base class of trigon_fast's errors about bad input."""
+
+
+class InvalidMoveError(TrigonError):
+    """A move that cannot be parsed or names no placement on the board."""
+
+
+class IllegalMoveError(TrigonError):
+    """A well-formed move that breaks a rule in the current position; the message says which."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move (or search) asked for after the game has ended."""

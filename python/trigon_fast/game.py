@@ -1,0 +1,348 @@
+"""The game: a position under a variant's rules, with history, undo and legal moves."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from .errors import GameOverError, IllegalMoveError, InvalidMoveError
+from .move import PIECE_NAMES, PIECE_SIZES, Move, board
+from .variants import Colour, Variant
+
+__all__ = ["Game", "LegalMoves", "MoveLike"]
+
+MoveLike = Union[Move, str, int]
+_COLOUR_CHARS = "BYRG"
+
+
+class LegalMoves:
+    """Lazy view of the legal moves of the colour to move (or of one colour).
+
+    Supports ``len``, iteration, ``in`` and ``ids`` / ``mask`` as numpy arrays; generated once per
+    position on first use.
+    """
+
+    def __init__(self, game: "Game", colour: Optional[int] = None) -> None:
+        self._game = game
+        self._colour = colour
+        self._ids: Optional[np.ndarray] = None
+        self._version = -1
+
+    def _colour_now(self) -> Optional[int]:
+        return self._game.turn if self._colour is None else self._colour
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Placement ids of the legal moves (numpy ``uint16``), in generation order."""
+        g = self._game
+        if self._ids is None or self._version != g._version:
+            c = self._colour_now()
+            if c is None or g.is_over:
+                self._ids = np.zeros(0, dtype=np.uint16)
+            else:
+                self._ids = g._pos.generate(int(c))
+            self._version = g._version
+        return self._ids
+
+    @property
+    def mask(self) -> np.ndarray:
+        """Boolean mask over all placements of the board, true where legal."""
+        m = np.zeros(self._game.board.num_placements, dtype=bool)
+        m[self.ids] = True
+        return m
+
+    def __len__(self) -> int:
+        return int(self.ids.size)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self) -> Iterator[Move]:
+        side = self._game.variant.side
+        return (Move(int(i), side) for i in self.ids)
+
+    def __contains__(self, move: object) -> bool:
+        try:
+            m = self._game._to_move(move)  # type: ignore[arg-type]
+        except (InvalidMoveError, TypeError):
+            return False
+        return bool(np.any(self.ids == m.id))
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({len(self)}) of {self._colour_now()!r}>"
+
+
+class Game:
+    """A game of Blokus Trigon.
+
+    >>> g = Game()
+    >>> len(g.legal_moves)
+    2478
+    >>> g.play("q15,r15,p16,q16,o17,p17")
+    >>> g.turn
+    Colour.YELLOW
+    >>> g.undo()
+    Move.from_str('q15,r15,p16,q16,o17,p17')
+    """
+
+    def __init__(self, variant: Variant = Variant.FOUR_PLAYER, moves: Iterable[MoveLike] = ()) -> None:
+        if not isinstance(variant, Variant):
+            raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        self.variant = variant
+        self._pos = _core.Position(variant.side, variant.colour_mask, variant.alternate_rule, int(variant.start_rule))
+        self._stack: List[_core.Position] = []
+        self._history: List[Tuple[Colour, Move, bool]] = []  # (colour, move, is_setup)
+        self._version = 0
+        for m in moves:
+            self.play(m)
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def board(self) -> "_core.Board":
+        return board(self.variant.side)
+
+    @property
+    def position(self) -> "_core.Position":
+        """The live C++ position (copy it before changing it)."""
+        return self._pos
+
+    @property
+    def turn(self) -> Optional[Colour]:
+        """Colour to move, or ``None`` when the game is over."""
+        return None if self._pos.is_over else Colour(self._pos.to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._pos.is_over)
+
+    @property
+    def history(self) -> List[Tuple[Colour, Move]]:
+        """(colour, move) of every piece placed, in order."""
+        return [(c, m) for c, m, _ in self._history]
+
+    @property
+    def moves(self) -> List[Move]:
+        return [m for _, m, _ in self._history]
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def legal_moves_of(self, colour: int) -> LegalMoves:
+        """Legal moves of any colour (as if it were its turn)."""
+        return LegalMoves(self, self._colour(colour))
+
+    def is_out(self, colour: int) -> bool:
+        """True when the colour cannot move any more (or takes no part)."""
+        return bool(self._pos.is_out(self._colour(colour)))
+
+    def pieces_left(self, colour: int) -> List[str]:
+        mask = self._pos.pieces_left(self._colour(colour))
+        return [n for i, n in enumerate(PIECE_NAMES) if mask >> i & 1]
+
+    def occupancy(self) -> np.ndarray:
+        """Colour index per cell (-1 empty), as ``int8``, cells indexed as the board's."""
+        return self._pos.occupancy()
+
+    def occupancy_planes(self) -> np.ndarray:
+        """(4, cells) booleans: one plane per colour."""
+        occ = self._pos.occupancy()
+        return np.stack([occ == c for c in range(4)])
+
+    def legal_mask(self, colour: Optional[int] = None) -> np.ndarray:
+        c = self.turn if colour is None else self._colour(colour)
+        if c is None:
+            return np.zeros(self.board.num_placements, dtype=bool)
+        return self._pos.legal_mask(int(c))
+
+    # -- scoring -------------------------------------------------------------------------------
+    def score(self, colour: int) -> int:
+        """Rulebook score of a colour: minus unplaced triangles; +15 if all placed, +20 if the
+        single triangle was last."""
+        return int(self._pos.score(self._colour(colour)))
+
+    def scores(self) -> Dict[Colour, int]:
+        return {c: self.score(c) for c in self.variant.colours}
+
+    def player_scores(self) -> Tuple[int, ...]:
+        """Score of each player (or team): the sum of its colours."""
+        return tuple(sum(self.score(c) for c in cs) for cs in self.variant.players)
+
+    def winners(self) -> Tuple[int, ...]:
+        """Indices into ``variant.players`` of the player(s) with the best score (final or not)."""
+        ps = self.player_scores()
+        best = max(ps)
+        return tuple(i for i, s in enumerate(ps) if s == best)
+
+    @property
+    def result(self) -> Optional[Tuple[int, ...]]:
+        """Winning player indices once the game is over, else ``None``."""
+        return self.winners() if self.is_over else None
+
+    # -- moves ---------------------------------------------------------------------------------
+    def _colour(self, colour: int) -> int:
+        try:
+            c = int(colour)
+        except (TypeError, ValueError):
+            raise InvalidMoveError(f"not a colour: {colour!r}") from None
+        if not 0 <= c <= 3:
+            raise InvalidMoveError(f"colour must be 0..3 (blue, yellow, red, green), not {colour!r}")
+        return c
+
+    def _to_move(self, move: MoveLike) -> Move:
+        side = self.variant.side
+        if isinstance(move, Move):
+            if move.side != side:
+                raise InvalidMoveError(f"move {move} is for the side-{move.side} board, this game uses side {side}")
+            return move
+        if isinstance(move, str):
+            return Move.from_str(move, side)
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            return Move(int(move), side)
+        raise InvalidMoveError(f"cannot read a move from {type(move).__name__}")
+
+    def check(self, move: MoveLike, colour: Optional[int] = None) -> Optional[str]:
+        """``None`` when the move is legal (for ``colour``, default the colour to move), else why not."""
+        m = self._to_move(move)
+        if self.is_over:
+            return "the game is over"
+        c = self._pos.to_move if colour is None else self._colour(colour)
+        code = self._pos.check(c, m.id)
+        return None if code == 0 else _core.illegal_reason(code)
+
+    def play(self, move: MoveLike, colour: Optional[int] = None) -> None:
+        """Play a move for the colour to move. With ``colour``, play it for that colour even out
+        of turn (as Pentobi's ``play`` command allows); the turn then passes on from it."""
+        m = self._to_move(move)
+        if self.is_over:
+            raise GameOverError(f"the game is over; cannot play {m}")
+        c = self._pos.to_move if colour is None else self._colour(colour)
+        if not self._pos.in_play(c):
+            raise IllegalMoveError(f"{Colour(c).name.lower()} takes no part in this game")
+        code = self._pos.check(c, m.id)
+        if code != 0:
+            raise IllegalMoveError(f"illegal move {m} for {Colour(c).name.lower()}: {_core.illegal_reason(code)}")
+        self._stack.append(self._pos.copy())
+        if c == self._pos.to_move:
+            self._pos.play(m.id)
+        else:
+            self._pos.place(c, m.id)
+            self._pos.set_to_move((c + 1) % 4)
+        self._history.append((Colour(c), m, False))
+        self._version += 1
+
+    push = play
+
+    def setup(self, colour: int, move: MoveLike, to_move: Optional[int] = None) -> None:
+        """Place a piece without the contact rules, as a record's setup property (``A1``..``A4``)
+        does; overlaps and reused pieces are still refused. Undo removes it."""
+        c = self._colour(colour)
+        m = self._to_move(move)
+        if not self._pos.in_play(c):
+            raise IllegalMoveError(f"{Colour(c).name.lower()} takes no part in this game")
+        probe = self._pos.copy()
+        try:
+            probe.place(c, m.id)
+        except ValueError as e:
+            raise IllegalMoveError(f"setup {m} for {Colour(c).name.lower()}: {e}") from None
+        probe.set_to_move(self._pos.to_move if to_move is None else self._colour(to_move))
+        self._stack.append(self._pos)
+        self._pos = probe
+        self._history.append((Colour(c), m, True))
+        self._version += 1
+
+    def set_turn(self, colour: int) -> None:
+        """Make ``colour`` (or the next one after it that can move) the colour to move."""
+        c = self._colour(colour)
+        self._pos.set_to_move(c)
+        self._version += 1
+
+    def undo(self) -> Move:
+        """Take back the last move (or setup placement) and return it."""
+        if not self._stack:
+            raise IndexError("no move to undo")
+        self._pos = self._stack.pop()
+        _, m, _ = self._history.pop()
+        self._version += 1
+        return m
+
+    pop = undo
+
+    def copy(self) -> "Game":
+        g = Game.__new__(Game)
+        g.variant = self.variant
+        g._pos = self._pos.copy()
+        g._stack = [p.copy() for p in self._stack]
+        g._history = list(self._history)
+        g._version = 0
+        return g
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.copy()
+
+    # -- text ----------------------------------------------------------------------------------
+    def diagram(self, labels: bool = True) -> str:
+        """The board as text: ``B Y R G`` pieces (lower case for the last move), ``+`` free start
+        cells, ``.`` empty cells; rows numbered from the bottom as in move notation."""
+        b = self.board
+        occ = self._pos.occupancy()
+        last = set(self._history[-1][1].cell_indices) if self._history else set()
+        starts = set(b.start_cells)
+        lines = []
+        for y in range(b.height):
+            row = []
+            for x in range(b.width):
+                c = b.cell_at(x, y)
+                if c < 0:
+                    row.append(" ")
+                elif occ[c] >= 0:
+                    ch = _COLOUR_CHARS[occ[c]]
+                    row.append(ch.lower() if c in last else ch)
+                elif c in starts:
+                    row.append("+")
+                else:
+                    row.append(".")
+            text = "".join(row).rstrip()
+            lines.append(f"{b.height - y:2d} {text}" if labels else text)
+        if labels:
+            cols = "".join(_column_name(x)[-1] for x in range(b.width))
+            lines.append("   " + cols)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        parts = [self.diagram()]
+        for c in self.variant.colours:
+            left = self.pieces_left(c)
+            parts.append(f"{c.name.lower():6s} score {self.score(c):4d}  left: {' '.join(left) or '-'}")
+        parts.append("game over" if self.is_over else f"to move: {self.turn.name.lower()}")
+        return "\n".join(parts)
+
+    def __repr__(self) -> str:
+        if any(setup for *_, setup in self._history):
+            return f"<Game {self.variant!r} with setup, {len(self._history)} placements>"
+        if all(c == self._replay_turns()[i] for i, (c, _, _) in enumerate(self._history)):
+            return f"Game({self.variant!r}, moves={[str(m) for _, m, _ in self._history]!r})"
+        return f"<Game {self.variant!r}, {len(self._history)} moves, some out of turn>"
+
+    def _replay_turns(self) -> List[int]:
+        g = Game(self.variant)
+        turns = []
+        for c, m, _ in self._history:
+            turns.append(g.turn)
+            if g.turn != c:
+                break
+            g.play(m)
+        return turns
+
+    def _repr_svg_(self) -> str:  # pragma: no cover - filled in by the renderer when present
+        from . import render
+
+        return render.game_svg(self)
+
+
+def _column_name(x: int) -> str:
+    return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)

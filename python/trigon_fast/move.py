@@ -1,0 +1,200 @@
+"""Moves: one placement of a piece, written as Pentobi does (``"q15,r15,p16,q16,o17,p17"``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable, Tuple, Union
+
+from . import _core
+from .errors import InvalidMoveError
+
+__all__ = ["Move", "PIECE_NAMES", "PIECE_SIZES", "board"]
+
+PIECE_NAMES: Tuple[str, ...] = tuple(_core.piece_names())
+PIECE_SIZES: Tuple[int, ...] = tuple(_core.piece_sizes())
+_PIECE_INDEX = {n.lower(): i for i, n in enumerate(PIECE_NAMES)}
+_CELL_RE = re.compile(r"^[a-zA-Z]{1,2}[0-9]{1,2}$")
+
+
+def board(side: int = 9) -> "_core.Board":
+    """The shared board table (geometry and placements) of side 9 or 8."""
+    if side not in (8, 9):
+        raise ValueError(f"board side must be 9 or 8, not {side!r}")
+    return _core.board(side)
+
+
+def piece_index(piece: Union[str, int]) -> int:
+    """Index 0..21 of a piece given by Pentobi name (``"I6"``, ``"1"``) or index."""
+    if isinstance(piece, int) and not isinstance(piece, bool):
+        if 0 <= piece < len(PIECE_NAMES):
+            return piece
+        raise InvalidMoveError(f"piece index {piece} out of range 0..21")
+    if isinstance(piece, str) and piece.strip().lower() in _PIECE_INDEX:
+        return _PIECE_INDEX[piece.strip().lower()]
+    raise InvalidMoveError(f"unknown piece {piece!r}; pieces are {' '.join(PIECE_NAMES)}")
+
+
+@lru_cache(maxsize=4)
+def _anchor_table(side: int):
+    """(piece, orientation) -> {anchor cell: placement id}. An orientation is a normalised form
+    (least lattice a and b are 0); its first triangle placed on the anchor gives the placement."""
+    b = _core.board(side)
+    forms = [_core.piece_orientations(p) for p in range(len(PIECE_NAMES))]
+    table = {}
+    for pid in range(b.num_placements):
+        p, o = b.placement_piece(pid), b.placement_orientation(pid)
+        lat = [b.lattice(c) for c in b.placement_cells(pid)]
+        da, db = min(x[0] for x in lat), min(x[1] for x in lat)
+        fa, fb, ft = forms[p][o][0]
+        anchor = b.cell_at(*_lattice_xy(side, fa + da, fb + db, ft))
+        table.setdefault((p, o), {})[anchor] = pid
+    return table
+
+
+def _lattice_xy(side: int, a: int, b: int, t: int):
+    # Inverse of the core's lattice map: y = -b, x = 2a + b + t + side - 1.
+    return 2 * a + b + t + side - 1, -b
+
+
+def _cell_sort_key(b, cell: int):
+    x, y = b.cell_xy(cell)
+    return (-y, x)  # a1, b1, ..., a2, ...: rows from the bottom, then left to right
+
+
+class Move:
+    """A placement of one piece; the colour is the game's to decide.
+
+    >>> m = Move.from_str("r15,q15,q16,p16,p17,o17")
+    >>> str(m), m.piece
+    ('q15,r15,p16,q16,o17,p17', 'I6')
+    >>> Move.from_str(str(m)) == m
+    True
+    """
+
+    __slots__ = ("_id", "_side")
+
+    def __init__(self, id: int, side: int = 9) -> None:
+        b = board(side)
+        if isinstance(id, bool) or not isinstance(id, int) or not 0 <= id < b.num_placements:
+            raise InvalidMoveError(f"placement id {id!r} out of range 0..{b.num_placements - 1}")
+        self._id = int(id)
+        self._side = side
+
+    @classmethod
+    def from_id(cls, id: int, side: int = 9) -> "Move":
+        return cls(int(id), side)
+
+    @classmethod
+    def from_str(cls, text: str, side: int = 9) -> "Move":
+        """Parse Pentobi's notation: the covered cells separated by commas, in any order."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is a string of cells, not {type(text).__name__}")
+        b = board(side)
+        parts = [p.strip() for p in text.strip().split(",")]
+        if not parts or parts == [""]:
+            raise InvalidMoveError("empty move")
+        if parts[0].lower() == "pass" and len(parts) == 1:
+            raise InvalidMoveError("'pass' is not a placement (a colour that cannot move passes by itself)")
+        if len(parts) > 6:
+            raise InvalidMoveError(f"a piece covers at most 6 cells, {len(parts)} given in {text!r}")
+        cells = []
+        for p in parts:
+            c = b.parse_cell(p) if _CELL_RE.match(p) else -1
+            if c < 0:
+                raise InvalidMoveError(f"{p!r} is not a cell of the side-{side} board (in move {text!r})")
+            cells.append(c)
+        if len(set(cells)) != len(cells):
+            raise InvalidMoveError(f"a cell is repeated in move {text!r}")
+        pid = b.find_placement(cells)
+        if pid < 0:
+            raise InvalidMoveError(f"the cells {text!r} are not the shape of any piece")
+        return cls(pid, side)
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[Union[str, int]], side: int = 9) -> "Move":
+        """From cell names or indices."""
+        b = board(side)
+        names = [c if isinstance(c, str) else b.cell_name(int(c)) for c in cells]
+        return cls.from_str(",".join(names), side)
+
+    @classmethod
+    def from_piece(cls, piece: Union[str, int], orientation: int, cell: Union[str, int], side: int = 9) -> "Move":
+        """A piece (name or index) in one of its orientations (0..n-1, see ``orientations``),
+        with the orientation's reference triangle on ``cell``.
+
+        >>> Move.from_piece("1", 0, "r15").cells
+        ('r15',)
+        """
+        p = piece_index(piece)
+        forms = _core.piece_orientations(p)
+        if not isinstance(orientation, int) or not 0 <= orientation < len(forms):
+            raise InvalidMoveError(f"piece {PIECE_NAMES[p]} has orientations 0..{len(forms) - 1}, not {orientation!r}")
+        b = board(side)
+        c = b.parse_cell(cell) if isinstance(cell, str) else int(cell)
+        if not 0 <= c < b.num_cells:
+            raise InvalidMoveError(f"{cell!r} is not a cell of the side-{side} board")
+        pid = _anchor_table(side).get((p, orientation), {}).get(c)
+        if pid is None:
+            raise InvalidMoveError(
+                f"piece {PIECE_NAMES[p]} in orientation {orientation} does not fit on the board at {b.cell_name(c)}")
+        return cls(pid, side)
+
+    @staticmethod
+    def orientations(piece: Union[str, int]) -> int:
+        """Number of distinct orientations of a piece."""
+        return len(_core.piece_orientations(piece_index(piece)))
+
+    @property
+    def id(self) -> int:
+        """Placement id in the board's table (index into legal-move masks)."""
+        return self._id
+
+    @property
+    def side(self) -> int:
+        return self._side
+
+    @property
+    def piece_index(self) -> int:
+        return board(self._side).placement_piece(self._id)
+
+    @property
+    def piece(self) -> str:
+        return PIECE_NAMES[self.piece_index]
+
+    @property
+    def orientation(self) -> int:
+        return board(self._side).placement_orientation(self._id)
+
+    @property
+    def size(self) -> int:
+        return PIECE_SIZES[self.piece_index]
+
+    @property
+    def cell_indices(self) -> Tuple[int, ...]:
+        b = board(self._side)
+        return tuple(sorted(b.placement_cells(self._id), key=lambda c: _cell_sort_key(b, c)))
+
+    @property
+    def cells(self) -> Tuple[str, ...]:
+        b = board(self._side)
+        return tuple(b.cell_name(c) for c in self.cell_indices)
+
+    def __str__(self) -> str:
+        return ",".join(self.cells)
+
+    def __repr__(self) -> str:
+        if self._side == 9:
+            return f"Move.from_str({str(self)!r})"
+        return f"Move.from_str({str(self)!r}, side={self._side})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and other._id == self._id and other._side == self._side
+
+    def __hash__(self) -> int:
+        return hash((self._id, self._side))
+
+    def _repr_svg_(self) -> str:  # pragma: no cover - filled in by the renderer when present
+        from . import render
+
+        return render.move_svg(self)

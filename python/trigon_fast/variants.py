@@ -1,0 +1,168 @@
+"""Game variants: who plays which colours, on which board, under which start and contact rules."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Optional, Tuple
+
+__all__ = ["Colour", "StartRule", "Variant"]
+
+
+class Colour(enum.IntEnum):
+    """The four colours, in turn order."""
+
+    BLUE = 0
+    YELLOW = 1
+    RED = 2
+    GREEN = 3
+
+    def __repr__(self) -> str:
+        return f"Colour.{self.name}"
+
+    @property
+    def gtp(self) -> str:
+        """Pentobi's name for the colour in commands and records: 1..4."""
+        return str(self.value + 1)
+
+
+class StartRule(enum.IntEnum):
+    """How the first piece of each colour is placed (values match the C++ core)."""
+
+    ANY = 0  # any free start cell
+    OPPOSITE = 1  # rulebook two-player game: a player's second colour starts opposite its first
+    EVERY_OTHER = 2  # rulebook three-player game: every other cell of the ring of start cells
+
+
+_KINDS = ("four_player", "two_player", "three_player", "teams", "solo")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule set: ``kind`` is one of ``four_player``, ``two_player``, ``three_player``, ``teams``,
+    ``solo``; ``alternate_rule`` lets same-colour pieces meet only corner to corner;
+    ``pentobi_compatible`` uses Pentobi's free starts in the two- and three-player games.
+    ``colours`` restricts a solo game to some colours (default: all four, or the three of the
+    three-player game when ``side`` is 8).
+
+    >>> Variant.TWO_PLAYER.players
+    ((Colour.BLUE, Colour.RED), (Colour.YELLOW, Colour.GREEN))
+    >>> Variant("three_player").side
+    8
+    """
+
+    kind: str = "four_player"
+    alternate_rule: bool = False
+    pentobi_compatible: bool = False
+    colours_override: Optional[Tuple[int, ...]] = field(default=None)
+    side_override: Optional[int] = field(default=None)
+
+    # Filled in after the class body.
+    FOUR_PLAYER = None  # type: Variant
+    TWO_PLAYER = None  # type: Variant
+    THREE_PLAYER = None  # type: Variant
+    TEAMS = None  # type: Variant
+    SOLO = None  # type: Variant
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
+        if self.side_override is not None:
+            if self.kind != "solo" or self.side_override not in (8, 9):
+                raise ValueError("side can be chosen (8 or 9) only for a solo game")
+        if self.colours_override is not None:
+            if self.kind != "solo":
+                raise ValueError("colours can be chosen only for a solo game")
+            cs = tuple(int(c) for c in self.colours_override)
+            if not cs or len(set(cs)) != len(cs) or any(c < 0 or c > 3 for c in cs):
+                raise ValueError("colours must be distinct colour indices 0..3")
+            object.__setattr__(self, "colours_override", tuple(sorted(cs)))
+
+    @classmethod
+    def solo(cls, colours=None, side: int = 9, alternate_rule: bool = False) -> "Variant":
+        """A solitaire game of the given colours (default: all four on the big board)."""
+        return cls("solo", alternate_rule=alternate_rule,
+                   colours_override=None if colours is None else tuple(int(c) for c in colours),
+                   side_override=None if side == 9 else side)
+
+    def with_alternate_rule(self, on: bool = True) -> "Variant":
+        return Variant(self.kind, on, self.pentobi_compatible, self.colours_override, self.side_override)
+
+    @property
+    def side(self) -> int:
+        """Board side: 9 (486 cells) or 8 (the inner 384 cells, three-player game)."""
+        if self.kind == "three_player":
+            return 8
+        return self.side_override or 9
+
+    @property
+    def colours(self) -> Tuple[Colour, ...]:
+        if self.colours_override is not None:
+            return tuple(Colour(c) for c in self.colours_override)
+        if self.kind == "three_player" or (self.kind == "solo" and self.side == 8):
+            return (Colour.BLUE, Colour.YELLOW, Colour.RED)
+        return tuple(Colour)
+
+    @property
+    def colour_mask(self) -> int:
+        m = 0
+        for c in self.colours:
+            m |= 1 << int(c)
+        return m
+
+    @property
+    def players(self) -> Tuple[Tuple[Colour, ...], ...]:
+        """The sides that score together: one tuple of colours per player (or team)."""
+        if self.kind in ("two_player", "teams"):
+            return ((Colour.BLUE, Colour.RED), (Colour.YELLOW, Colour.GREEN))
+        if self.kind == "solo":
+            return (self.colours,)
+        return tuple((c,) for c in self.colours)
+
+    def player_of(self, colour: int) -> int:
+        """Index in ``players`` of the side that plays ``colour``."""
+        for i, cs in enumerate(self.players):
+            if int(colour) in cs:
+                return i
+        raise ValueError(f"colour {colour} does not take part in this game")
+
+    @property
+    def start_rule(self) -> StartRule:
+        if self.pentobi_compatible:
+            return StartRule.ANY
+        if self.kind == "two_player":
+            return StartRule.OPPOSITE
+        if self.kind == "three_player":
+            return StartRule.EVERY_OTHER
+        return StartRule.ANY
+
+    @property
+    def name(self) -> str:
+        """Pentobi's game name (``GM`` of records, ``set_game``)."""
+        if self.kind == "two_player":
+            return "Blokus Trigon Two-Player"
+        if self.kind == "three_player":
+            return "Blokus Trigon Three-Player"
+        return "Blokus Trigon"
+
+    def __repr__(self) -> str:
+        for const in ("FOUR_PLAYER", "TWO_PLAYER", "THREE_PLAYER", "TEAMS", "SOLO"):
+            if getattr(Variant, const) == self:
+                return f"Variant.{const}"
+        args = [repr(self.kind)]
+        if self.alternate_rule:
+            args.append("alternate_rule=True")
+        if self.pentobi_compatible:
+            args.append("pentobi_compatible=True")
+        if self.colours_override is not None:
+            args.append(f"colours_override={self.colours_override!r}")
+        if self.side_override is not None:
+            args.append(f"side_override={self.side_override!r}")
+        return f"Variant({', '.join(args)})"
+
+
+Variant.FOUR_PLAYER = Variant("four_player")
+Variant.TWO_PLAYER = Variant("two_player")
+Variant.THREE_PLAYER = Variant("three_player")
+Variant.TEAMS = Variant("teams")
+Variant.SOLO = Variant("solo")
