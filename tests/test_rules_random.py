@@ -198,7 +198,7 @@ def test_layout_checker_catches_broken_layouts():
     with pytest.raises(AssertionError, match="edge"):
         check_layout(tf.Variant.FOUR_PLAYER, [(0, first.id), (0, two(edge_nb, next(n for n in b.edge_neighbours(edge_nb) if n != c0)))])
     with pytest.raises(AssertionError, match="touch"):
-        check_layout(tf.Variant.FOUR_PLAYER, [(0, first.id), (0, one(far))])
+        check_layout(tf.Variant.FOUR_PLAYER, [(0, first.id), (0, two(far, b.edge_neighbours(far)[0]))])
     with pytest.raises(AssertionError, match="overlap"):
         check_layout(tf.Variant.FOUR_PLAYER, [(0, first.id), (1, first.id)])
     with pytest.raises(AssertionError, match="start"):
