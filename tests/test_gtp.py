@@ -269,6 +269,11 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
                            text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.endswith("\n\n= \n\n")
+    # Replies echo the user's text; an ASCII-only stdout must not stop the engine.
+    ascii_out = subprocess.run(engine_command() + ["-q"], input="frobnicat\u00e9\nname\n", capture_output=True,
+                               timeout=120, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert ascii_out.returncode == 0
+    assert ascii_out.stdout.decode("utf-8").endswith("= trigon_fast\n\n")
 
 
 class GtpProcess:
@@ -334,3 +339,32 @@ def test_two_engines_play_a_complete_game(game_name, variant):
     finally:
         for e in (a, b):
             e.close()
+
+
+def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("trigon_fast.search")
+
+    def best_move(game, level=4, seed=0, threads=1, time=None, simulations=None):
+        calls.append(dict(turn=game.turn, level=level, threads=threads, time=time, simulations=simulations))
+        return list(game.legal_moves)[-1]
+
+    def analyse(game, level=4, seed=0, threads=1, time=None, simulations=None):
+        moves = list(game.legal_moves)[:3]
+        return types.SimpleNamespace(moves=[dict(move=m.id, visits=30 - i, value=0.5 + i / 10)
+                                            for i, m in enumerate(moves)])
+
+    fake.best_move = best_move
+    fake.analyse = analyse
+    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+    out = replies("param level 3", "param threads 2", "param time 1.5", "param fixed_simulations 77",
+                  "genmove 2", "analyze 1 2")
+    assert [s for s, _, _ in out] == ["="] * 6
+    assert out[4][2] == str(list(tf.Game().legal_moves)[-1])
+    assert calls == [dict(turn=tf.Colour.YELLOW, level=3, threads=2, time=1.5, simulations=77)]
+    g = tf.Game()
+    g.play(out[4][2], colour=1)
+    first = list(g.legal_moves_of(0))[:2]
+    assert out[5][2] == f"30 0.500 {first[0]}\n29 0.600 {first[1]}"

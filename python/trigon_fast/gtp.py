@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import os
 import pathlib
 import random
@@ -189,7 +190,7 @@ class GtpEngine:
         search = self._search_module()
         started = time.perf_counter()
         if search is not None:
-            move = search.best_move(g, **self._search_kwargs())
+            move = _call_accepting(search.best_move, g, self._search_kwargs(), self.log)
             if not isinstance(move, Move):
                 move = g._to_move(move)
             self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
@@ -428,7 +429,7 @@ class GtpEngine:
         if search is not None:
             analyse = next((getattr(search, n) for n in ("analyse", "analyze", "analysis") if hasattr(search, n)), None)
         if analyse is not None:
-            rows = _rows_from_search(analyse(g, **self._search_kwargs()), g)
+            rows = _rows_from_search(_call_accepting(analyse, g, self._search_kwargs(), self.log), g)
             if rows:
                 return rows
         self.log("analyze: no search analysis available; flat Monte-Carlo over the largest pieces")
@@ -498,6 +499,21 @@ def _bool_arg(word: str, what: str) -> bool:
     if word in ("0", "1"):
         return word == "1"
     raise GtpError(f"{what} must be 0 or 1, not '{word}'")
+
+
+def _call_accepting(function, game: Game, kwargs: dict, log: Callable[[str], None]):
+    """Call a search function with the options it accepts (its signature may lag behind ours);
+    the ones left out are reported on stderr."""
+    try:
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return function(game, **kwargs)
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        dropped = sorted(k for k in kwargs if k not in params)
+        if dropped:
+            log(f"{getattr(function, '__name__', 'search')} takes no {', '.join(dropped)}: ignored")
+        kwargs = {k: v for k, v in kwargs.items() if k in params}
+    return function(game, **kwargs)
 
 
 def _largest_piece_move(g: Game, rng: random.Random) -> Move:
@@ -615,6 +631,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 print(f"trigon-gtp: config command failed: {line.strip()}: {reply[1:].strip()}", file=sys.stderr)
                 return 1
     stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)
+    if hasattr(sys.stdout, "reconfigure"):
+        # Replies may echo the user's text; never die on an encoding the terminal lacks.
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     try:
         engine.run(stdin, sys.stdout)
     except KeyboardInterrupt:

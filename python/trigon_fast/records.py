@@ -359,8 +359,8 @@ def _variant_from_root(root: Node) -> Variant:
         kind = fields.get("variant", _GAME_NAMES[gm])
         alternate = {"0": False, "1": True}[fields.get("alternate", "0")]
         start_names = {v: k for k, v in _START_NAMES.items()}
-        default_start = Variant(kind).start_rule if kind != "solo" else StartRule.ANY
-        start = start_names[fields["start"]] if "start" in fields else default_start
+        # Keys left out take Pentobi's rules, as the GM name alone does.
+        start = start_names[fields["start"]] if "start" in fields else StartRule.ANY
         colours = side = None
         if "colours" in fields:
             colours = tuple(sorted(int(c) - 1 for c in fields["colours"].split(",")))
