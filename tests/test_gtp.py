@@ -270,7 +270,7 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.endswith("\n\n= \n\n")
     # Replies echo the user's text; an ASCII-only stdout must not stop the engine.
-    ascii_out = subprocess.run(engine_command() + ["-q"], input="frobnicat\u00e9\nname\n", capture_output=True,
+    ascii_out = subprocess.run(engine_command() + ["-q"], input="frobnicat\u00e9\nname\n".encode(), capture_output=True,
                                timeout=120, env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert ascii_out.returncode == 0
     assert ascii_out.stdout.decode("utf-8").endswith("= trigon_fast\n\n")
