@@ -368,3 +368,16 @@ def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
     g.play(out[4][2], colour=1)
     first = list(g.legal_moves_of(0))[:2]
     assert out[5][2] == f"30 0.500 {first[0]}\n29 0.600 {first[1]}"
+
+
+def test_windows_line_ends_and_tabs():
+    assert run_session(["name\r\n", "known_command\tplay\r\n"], quiet=True) == "= trigon_fast\n\n= true\n\n"
+
+
+def test_config_file_errors_stop_before_reading_input(tmp_path, capsys):
+    config = tmp_path / "bad.gtp"
+    config.write_text("param level 3\nparam level 99\n")
+    assert main(["--config", str(config)]) == 1
+    err = capsys.readouterr()
+    assert err.out == "" and "config command failed: param level 99" in err.err
+    assert main(["--config", str(tmp_path / "missing.gtp")]) == 1

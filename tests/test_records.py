@@ -234,3 +234,70 @@ def test_parse_sgf_escapes_and_collections():
     # Only the first game tree of a collection is the game.
     g = tf.Game.from_blksgf(f"(;GM[Blokus Trigon];1[{BLUE_FIRST}])(;GM[Blokus Duo])")
     assert len(g.history) == 1
+
+
+# Opening books written by Pentobi (enz/pentobi, opening_books/book_trigon*.blksgf): game
+# records as Pentobi writes them, with variations, TE/BM marks and, in the oldest, a move given
+# as a list of points.
+PENTOBI_BOOK_TRIGON = "(\n  ;GM[Blokus Trigon]CA[UTF-8]\n  ;1[r12][r13][s13][r14][s14][r15]TE[1]\n)\n"
+PENTOBI_BOOK_TRIGON_3 = "(\n  ;GM[Blokus Trigon Three-Player]CA[UTF-8]\n  ;1[p11,o12,p12,o13,p13,p14]TE[1]\n)\n"
+PENTOBI_BOOK_TRIGON_2 = """(
+;GM[Blokus Trigon Two-Player]
+(
+ ;1[r12,r13,s13,r14,s14,r15]TE[1]
+ (
+  ;2[r4,q5,r5,q6,r6,r7]TE[1]
+  ;3[j7,k7,l7,m7,m8,n8]TE[1]
+  ;4[v11,w11,w12,x12,y12,z12]TE[1]
+  ;1[n9,o9,o10,p10,p11,q11]BM[1]
+  ;2[j6,k6,l6,m6,n6,o6]TE[1]
+ )
+ (
+  ;2[r4,r5,s5,r6,s6,r7]
+ )
+ (
+  ;2[r4,q5,r5,p6,q6,p7]TE[1]
+  ;3[j7,k7,l7,m7,m8,n8]TE[1]
+  (
+   ;4[v11,w11,w12,x12,y12,z12]TE[1]
+  )
+  (
+   ;4[w10,x10,x11,y11,y12,z12]
+   ;1[n9,o9,o10,p10,p11,q11]
+   (
+    ;2[j6,k6,l6,m6,n6,n7]TE[1]
+   )
+   (
+    ;2[k5,j6,k6,l6,m6,n6]TE[1]
+   )
+  )
+ )
+)
+(
+ ;1[t12,s13,t13,r14,s14,r15]TE[1]
+ ;2[r4,q5,r5,p6,q6,p7]TE[1]
+ ;3[j7,k7,l7,m7,n7,o7]TE[1]
+ ;4[u12,v12,w12,x12,y12,z12]TE[1]
+)
+)
+"""
+
+
+def test_pentobi_written_records():
+    rec = tf.read_blksgf(PENTOBI_BOOK_TRIGON_2)
+    assert rec.variant == tf.Variant("two_player", pentobi_compatible=True)
+    assert rec.variations() == 4
+    lines = list(rec.lines())
+    assert len(lines) == 6
+    assert lines[0] == rec.main_line()
+    for line in lines:
+        game = rec.game(nodes=line)
+        assert len(game.history) == len(line) - 1
+        # Pentobi's move text is ours: cells sorted a1, b1, ..., a2, ...
+        assert [str(m) for m in game.moves] == [next(v[0] for k, v in n.properties.items() if k in "1234")
+                                                for n in line[1:]]
+    assert rec.main_line()[5].get("BM") == "1"
+    assert tf.read_blksgf(rec.to_blksgf()).variations() == 4
+    assert str(tf.Game.from_blksgf(PENTOBI_BOOK_TRIGON).moves[0]) == "r12,r13,s13,r14,s14,r15"
+    three = tf.Game.from_blksgf(PENTOBI_BOOK_TRIGON_3)
+    assert three.variant.side == 8 and str(three.moves[0]) == "p11,o12,p12,o13,p13,p14"

@@ -414,6 +414,16 @@ class Record:
             nodes.append(node)
         return nodes
 
+    def lines(self) -> Iterator[List[Node]]:
+        """Every path from the root to a leaf, main line first (each can go to :meth:`game`)."""
+        stack = [[self.root]]
+        while stack:
+            path = stack.pop()
+            node = path[-1]
+            if not node.children:
+                yield path
+            stack.extend(path + [child] for child in reversed(node.children))
+
     def variations(self) -> int:
         """Number of nodes that have more than one child (branch points)."""
         count, stack = 0, [self.root]
