@@ -161,7 +161,9 @@ class GtpEngine:
         later build is picked up)."""
         try:
             module = importlib.import_module("trigon_fast.search")
-        except ImportError:
+        except ImportError as e:
+            if e.name != "trigon_fast.search" and not self._warned_fallback:
+                self.log(f"trigon_fast.search failed to import: {e}")  # present but broken
             return None
         return module if hasattr(module, "best_move") else None
 
