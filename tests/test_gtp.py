@@ -305,16 +305,18 @@ class GtpProcess:
         assert rest == "= \n\n" and self.proc.returncode == 0
 
 
-@pytest.mark.parametrize("game_name, variant", [
-    ("Blokus Trigon", tf.Variant.FOUR_PLAYER),
-    ("Blokus Trigon Two-Player", tf.Variant("two_player", pentobi_compatible=True)),
-])
-def test_two_engines_play_a_complete_game(game_name, variant):
+@pytest.mark.parametrize("setup, variant", [
+    (["set_game Blokus Trigon"], tf.Variant.FOUR_PLAYER),
+    (["set_game Blokus Trigon Two-Player"], tf.Variant("two_player", pentobi_compatible=True)),
+    (["set_game Blokus Trigon Three-Player", "param start_rule rulebook"], tf.Variant.THREE_PLAYER),
+], ids=["four", "two", "three-rulebook"])
+def test_two_engines_play_a_complete_game(setup, variant):
     # Engine A plays the first side's colours, engine B the rest; the referee checks every move.
     a, b = GtpProcess("--seed", "1", "--level", "1"), GtpProcess("--seed", "2", "--level", "1")
     try:
         for e in (a, b):
-            e.ok(f"set_game {game_name}")
+            for command in setup:
+                e.ok(command)
             e.ok("param fixed_simulations 20")
         first_side = set(int(c) for c in variant.players[0])
         referee = tf.Game(variant)
@@ -335,7 +337,7 @@ def test_two_engines_play_a_complete_game(game_name, variant):
             s0, s1 = referee.player_scores()
             assert expected == (f"B+{s0 - s1}" if s0 > s1 else f"W+{s1 - s0}" if s1 > s0 else "0")
         else:
-            assert expected == " ".join(str(referee.score(c) + 110) for c in range(4))
+            assert expected == " ".join(str(referee.score(c) + 110) for c in variant.colours)
     finally:
         for e in (a, b):
             e.close()
