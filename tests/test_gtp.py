@@ -361,15 +361,19 @@ def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
     fake.best_move = best_move
     fake.analyse = analyse
     monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
-    out = replies("param level 3", "param threads 2", "param time 1.5", "param fixed_simulations 77",
+    out = replies("param level 3", "param threads 2", "genmove 1", "param time 1.5", "param fixed_simulations 77",
                   "genmove 2", "analyze 1 2")
-    assert [s for s, _, _ in out] == ["="] * 6
-    assert out[4][2] == str(list(tf.Game().legal_moves)[-1])
-    assert calls == [dict(turn=tf.Colour.YELLOW, level=3, threads=2, time=1.5, simulations=77)]
+    assert [s for s, _, _ in out] == ["="] * 7
+    assert out[2][2] == str(list(tf.Game().legal_moves)[-1])
+    # The level decides unless fixed simulations or a time limit are set (they replace it).
+    assert calls == [dict(turn=tf.Colour.BLUE, level=3, threads=2, time=None, simulations=None),
+                     dict(turn=tf.Colour.YELLOW, level=4, threads=2, time=1.5, simulations=77)]
     g = tf.Game()
-    g.play(out[4][2], colour=1)
+    g.play(out[2][2])
+    g.play(out[5][2])
+    assert g.history[-1][0] == tf.Colour.YELLOW
     first = list(g.legal_moves_of(0))[:2]
-    assert out[5][2] == f"30 0.500 {first[0]}\n29 0.600 {first[1]}"
+    assert out[6][2] == f"30 0.500 {first[0]}\n29 0.600 {first[1]}"
 
 
 def test_windows_line_ends_and_tabs():

@@ -177,11 +177,14 @@ class GtpEngine:
         return g
 
     def _search_kwargs(self) -> dict:
-        kwargs = dict(level=self.level, seed=self._rng.getrandbits(63), threads=self.threads)
+        # As in Pentobi, fixed_simulations (and our time limit) replace the level.
+        kwargs = dict(seed=self._rng.getrandbits(63), threads=self.threads)
         if self.move_time > 0:
             kwargs["time"] = self.move_time
         if self.fixed_simulations > 0:
             kwargs["simulations"] = self.fixed_simulations
+        if "time" not in kwargs and "simulations" not in kwargs:
+            kwargs["level"] = self.level
         return kwargs
 
     def _generate(self, colour: int) -> Optional[Move]:
