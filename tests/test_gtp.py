@@ -85,7 +85,7 @@ def test_play_undo_showboard_and_out_of_turn():
 
 def test_genmove_plays_legal_moves_and_reg_genmove_does_not_play():
     lines = ["genmove 1", "genmove 2", "reg_genmove 3", "genmove 3", "g"]
-    out = replies(*lines, seed=5)
+    out = replies(*lines, seed=5, level=1)
     assert [s for s, _, _ in out] == ["="] * 5
     moves = [t for _, _, t in out]
     g = tf.Game()
@@ -96,21 +96,21 @@ def test_genmove_plays_legal_moves_and_reg_genmove_does_not_play():
     assert g.turn == tf.Colour.GREEN
     g.play(moves[4])  # "g": genmove for the colour to move
     # reg_genmove leaves the board alone: one undo, then nothing to undo.
-    assert [s for s, _, _ in replies("genmove 1", "reg_genmove 2", "undo", "undo")] == ["=", "=", "=", "?"]
+    assert [s for s, _, _ in replies("genmove 1", "reg_genmove 2", "undo", "undo", level=1)] == ["=", "=", "=", "?"]
     # "p": play for the colour to move.
     assert replies(f"p {BLUE_FIRST}", "p r4", "undo", "undo", "undo")[-1] == ("?", "", "cannot undo")
     # The same seed gives the same moves.
-    assert replies(*lines, seed=5) == out
+    assert replies(*lines, seed=5, level=1) == out
 
 
 def test_genmove_out_of_turn_and_pass_at_the_end(tmp_path):
-    [(_, _, move)] = replies("genmove 3", seed=1)
+    [(_, _, move)] = replies("genmove 3", seed=1, level=1)
     g = tf.Game()
     g.play(move, colour=2)
     done = tf.random_game(tf.Variant.FOUR_PLAYER, 2)
     path = tmp_path / "done.blksgf"
     done.to_blksgf(path)
-    out = replies(f"loadsgf {path}", "genmove 1", "reg_genmove 4", "all_legal 2", "final_score")
+    out = replies(f"loadsgf {path}", "genmove 1", "reg_genmove 4", "all_legal 2", "final_score", level=1)
     assert out[:3] == [("=", "", ""), ("=", "", "pass"), ("=", "", "pass")]
     assert out[3] == ("=", "", "")
     assert out[4][2] == " ".join(str(done.score(c) + 110) for c in range(4))
@@ -265,7 +265,7 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
     g = tf.Game(tf.Variant("three_player", pentobi_compatible=True), ["p14"])
     assert g.check(blocks[3][3:]) is None
     assert "fixed_simulations 20" in blocks[4]
-    quiet = subprocess.run(engine_command() + ["--quiet"], input="genmove 1\nquit\n", capture_output=True,
+    quiet = subprocess.run(engine_command() + ["--quiet", "--level", "1"], input="genmove 1\nquit\n", capture_output=True,
                            text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.endswith("\n\n= \n\n")
