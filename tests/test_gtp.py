@@ -143,7 +143,8 @@ def test_final_score_formats():
 
 def test_set_game_and_clear_board():
     out = replies(f"play 1 {BLUE_FIRST}", "set_game Blokus Trigon Three-Player", "play 1 p14", "play 4 p3",
-                  "set_game Blokus Duo", "set_game", "clear_board", "undo", "set_game Blokus Trigon", f"play 1 {BLUE_FIRST}")
+                  "set_game Blokus Duo", "set_game", "clear_board", "undo", "set_game Blokus Trigon",
+                  f"play 1 {BLUE_FIRST}")
     assert [s for s, _, _ in out] == ["=", "=", "=", "?", "?", "?", "=", "?", "=", "="]
     assert "invalid color argument '4'" in out[3][2]
     assert "unknown game 'Blokus Duo'" in out[4][2]
@@ -265,8 +266,8 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
     g = tf.Game(tf.Variant("three_player", pentobi_compatible=True), ["p14"])
     assert g.check(blocks[3][3:]) is None
     assert "fixed_simulations 20" in blocks[4]
-    quiet = subprocess.run(engine_command() + ["--quiet", "--level", "1"], input="genmove 1\nquit\n", capture_output=True,
-                           text=True, timeout=120)
+    quiet = subprocess.run(engine_command() + ["--quiet", "--level", "1"], input="genmove 1\nquit\n",
+                           capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.endswith("\n\n= \n\n")
     # Replies echo the user's text; an ASCII-only stdout must not stop the engine.

@@ -30,7 +30,7 @@ from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
 from .move import PIECE_SIZES, Move
 from .playout import random_game
-from .records import RecordError, game_name, read_blksgf, variant_from_game_name, write_blksgf
+from .records import RecordError, read_blksgf, variant_from_game_name, write_blksgf
 from .variants import Colour, StartRule, Variant
 
 __all__ = ["GtpEngine", "GtpError", "run_session", "main"]
@@ -538,7 +538,8 @@ def _side_result(g: Game, colour: int) -> float:
     return 1.0 / len(winners) if side in winners else 0.0
 
 
-def _flat_monte_carlo(g: Game, rng: random.Random, simulations: int, candidates: int = 12) -> List[Tuple[int, float, Move]]:
+def _flat_monte_carlo(g: Game, rng: random.Random, simulations: int,
+                      candidates: int = 12) -> List[Tuple[int, float, Move]]:
     """Random-playout values of a few candidate moves (largest pieces first): a weak analysis
     used only while the real search is missing."""
     colour = int(g.turn)

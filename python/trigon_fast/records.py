@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
