@@ -639,8 +639,9 @@ def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
 
 
 def read_blksgf(source: Union[str, bytes, "os.PathLike[str]"]) -> Record:
-    """Parse a record given as text (starting with ``(``), bytes, or a file path. The first game
-    tree of a collection is used."""
+    """Parse a record given as text, bytes, or a file path (a ``str`` is taken as text when it
+    starts with ``(`` or holds ``[`` or a newline; pass a ``pathlib.Path`` to be explicit). The
+    first game tree of a collection is used; every move of its main line is checked."""
     text = _read_text(source)
     roots = parse_sgf(text)
     record = Record(roots[0])
