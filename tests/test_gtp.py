@@ -344,7 +344,7 @@ def test_two_engines_play_a_complete_game(setup, variant):
             e.close()
 
 
-def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
+def test_genmove_uses_the_search_best_move_when_it_is_importable(monkeypatch):
     import types
 
     calls = []
@@ -354,17 +354,11 @@ def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
         calls.append(dict(turn=game.turn, level=level, threads=threads, time=time, simulations=simulations))
         return list(game.legal_moves)[-1]
 
-    def analyse(game, level=4, seed=0, threads=1, time=None, simulations=None):
-        moves = list(game.legal_moves)[:3]
-        return types.SimpleNamespace(moves=[dict(move=m.id, visits=30 - i, value=0.5 + i / 10)
-                                            for i, m in enumerate(moves)])
-
     fake.best_move = best_move
-    fake.analyse = analyse
     monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
     out = replies("param level 3", "param threads 2", "genmove 1", "param time 1.5", "param fixed_simulations 77",
-                  "genmove 2", "analyze 1 2")
-    assert [s for s, _, _ in out] == ["="] * 7
+                  "genmove 2", "get_value", "analyze 3 2")
+    assert [s for s, _, _ in out] == ["="] * 6 + ["?", "="]
     assert out[2][2] == str(list(tf.Game().legal_moves)[-1])
     # The level decides unless fixed simulations or a time limit are set (they replace it).
     assert calls == [dict(turn=tf.Colour.BLUE, level=3, threads=2, time=None, simulations=None),
@@ -373,8 +367,51 @@ def test_genmove_and_analyze_use_the_search_when_it_is_importable(monkeypatch):
     g.play(out[2][2])
     g.play(out[5][2])
     assert g.history[-1][0] == tf.Colour.YELLOW
-    first = list(g.legal_moves_of(0))[:2]
-    assert out[6][2] == f"30 0.500 {first[0]}\n29 0.600 {first[1]}"
+    assert "no search value" in out[6][2]
+    # best_move alone gives no analysis: analyze falls back to random playouts, still legal moves.
+    assert all(g.check(line.split()[2]) is None for line in out[7][2].split("\n"))
+
+
+def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(monkeypatch):
+    import types
+
+    engines = []
+    fake = types.ModuleType("trigon_fast.search")
+
+    class Engine:
+        def __init__(self, threads=1):
+            self.threads = threads
+            self.searches = 0
+            engines.append(self)
+
+        def analyse(self, game, time=None, simulations=None, threads=None, seed=None, level=None):
+            self.searches += 1
+            moves = list(game.legal_moves)[:3]
+            value = [float("nan")] * 4
+            value[int(game.turn)] = 0.625
+            return types.SimpleNamespace(
+                best_move=moves[1], value=value,
+                moves=[types.SimpleNamespace(move=m, visits=30 - i, value=0.5 + i / 10) for i, m in enumerate(moves)])
+
+        def best_move(self, game, **kwargs):
+            return self.analyse(game, **kwargs).best_move
+
+    fake.Engine = Engine
+    fake.best_move = lambda game, **kwargs: Engine().best_move(game, **kwargs)
+    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+    out = replies("genmove 1", "move_values", "get_value", "reg_genmove 2", "analyze 3 2", "clear_board",
+                  "genmove 1")
+    assert [s for s, _, _ in out] == ["="] * 7
+    start = list(tf.Game().legal_moves)[:3]
+    assert out[0][2] == str(start[1])  # the analysis' best move, not its most visited
+    assert out[1][2] == f"30 0.500 {start[0]}\n29 0.600 {start[1]}\n28 0.700 {start[2]}"
+    assert out[2][2] == "0.625"
+    g = tf.Game(tf.Variant.FOUR_PLAYER, [start[1]])
+    g.set_turn(2)
+    red = list(g.legal_moves)[:2]
+    assert out[4][2] == f"30 0.500 {red[0]}\n29 0.600 {red[1]}"
+    # One engine for the game (its tree carries over), a new one after clear_board.
+    assert [e.searches for e in engines] == [3, 1]
 
 
 def test_windows_line_ends_and_tabs():

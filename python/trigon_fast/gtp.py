@@ -75,6 +75,9 @@ class GtpEngine:
         self.game = Game(self.variant)
         self.quit = False
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
+        self.last_value: Optional[float] = None  # value of the last search for its colour's side
+        self._search_engine = None  # the search's Engine (keeps its tree between moves)
+        self._search_engine_key = None
         self._warned_fallback = False
         self.commands: Dict[str, Callable[[List[str], str], str]] = {
             "all_legal": self.cmd_all_legal,
@@ -84,6 +87,7 @@ class GtpEngine:
             "final_score": self.cmd_final_score,
             "g": self.cmd_g,
             "genmove": self.cmd_genmove,
+            "get_value": self.cmd_get_value,
             "known_command": self.cmd_known_command,
             "list_commands": self.cmd_list_commands,
             "loadsgf": self.cmd_loadsgf,
@@ -151,10 +155,12 @@ class GtpEngine:
             raise GtpError(f"invalid color argument '{word.lower()}'")
         return c
 
-    def _new_game(self, variant: Variant) -> None:
+    def _new_game(self, variant: Variant, game: Optional[Game] = None) -> None:
         self.variant = variant
-        self.game = Game(variant)
+        self.game = Game(variant) if game is None else game
         self.last_analysis = []
+        self.last_value = None
+        self._search_engine = None
 
     def _search_module(self):
         """The search engine when it is built into this package, else None (at call time, so a
@@ -166,6 +172,33 @@ class GtpEngine:
                 self.log(f"trigon_fast.search failed to import: {e}")  # present but broken
             return None
         return module if hasattr(module, "best_move") else None
+
+    def _search_functions(self):
+        """(best_move, analyse) of the search, either may be None. The search's ``Engine`` is
+        used when it has one, so that its tree carries over from move to move."""
+        search = self._search_module()
+        if search is None:
+            return None, None
+        target = search
+        engine_class = getattr(search, "Engine", None)
+        if engine_class is not None:
+            key = (self.variant, self.threads)
+            if self._search_engine is None or self._search_engine_key != key:
+                try:
+                    self._search_engine = engine_class(threads=self.threads)
+                except TypeError:
+                    self._search_engine = engine_class()
+                self._search_engine_key = key
+            target = self._search_engine
+        analyse = next((getattr(target, n) for n in ("analyse", "analyze") if hasattr(target, n)), None)
+        return getattr(target, "best_move", None), analyse
+
+    def _run_analysis(self, analyse, g: Game, colour: int):
+        """Search with ``analyse``; keeps its moves and value for move_values / get_value."""
+        result = _call_accepting(analyse, g, self._search_kwargs(), self.log)
+        self.last_analysis = _rows_from_search(result, g)
+        self.last_value = _side_value(result, colour)
+        return result
 
     def _search_game(self, colour: int) -> Game:
         g = self.game
@@ -192,12 +225,20 @@ class GtpEngine:
         if self.game.is_over or not self.game.legal_moves_of(colour):
             return None
         g = self._search_game(colour)
-        search = self._search_module()
+        best, analyse = self._search_functions()
         started = time.perf_counter()
-        if search is not None:
-            move = _call_accepting(search.best_move, g, self._search_kwargs(), self.log)
+        move = None
+        if analyse is not None:
+            result = self._run_analysis(analyse, g, colour)
+            move = _field(result, "best_move")
+            if move is None and self.last_analysis:
+                move = self.last_analysis[0][2]
+        elif best is not None:
+            move = _call_accepting(best, g, self._search_kwargs(), self.log)
+            self.last_analysis, self.last_value = [], None
+        if move is not None:
             if not isinstance(move, Move):
-                move = g._to_move(move)
+                move = g._to_move(int(move) if not isinstance(move, str) else move)
             self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
         else:
             if not self._warned_fallback:
@@ -205,6 +246,7 @@ class GtpEngine:
                          "chosen at random (seeded)")
                 self._warned_fallback = True
             move = _largest_piece_move(g, self._rng)
+            self.last_analysis, self.last_value = [], None
         if g.check(move) is not None:
             raise GtpError(f"the engine generated an illegal move: {move} ({g.check(move)})")
         return move
@@ -336,9 +378,7 @@ class GtpEngine:
             game = record.game(number)
         except (RecordError, OSError) as e:
             raise GtpError(str(e)) from None
-        self.variant = record.variant
-        self.game = game
-        self.last_analysis = []
+        self._new_game(record.variant, game)
         return ""
 
     def cmd_savesgf(self, args, rest):
@@ -424,22 +464,28 @@ class GtpEngine:
         return _format_analysis(rows[:limit])
 
     def cmd_move_values(self, args, rest):
-        """The moves of the last ``analyze``, as ``visits value move`` lines."""
+        """The moves of the last search (genmove, reg_genmove, analyze), as ``visits value move``."""
         _no_args(args)
         return _format_analysis(self.last_analysis)
 
     def _analysis(self, g: Game) -> List[Tuple[int, float, Move]]:
-        search = self._search_module()
-        analyse = None
-        if search is not None:
-            analyse = next((getattr(search, n) for n in ("analyse", "analyze", "analysis") if hasattr(search, n)), None)
+        _, analyse = self._search_functions()
         if analyse is not None:
-            rows = _rows_from_search(_call_accepting(analyse, g, self._search_kwargs(), self.log), g)
-            if rows:
-                return rows
+            self._run_analysis(analyse, g, int(g.turn))
+            if self.last_analysis:
+                return self.last_analysis
         self.log("analyze: no search analysis available; flat Monte-Carlo over the largest pieces")
         sims = self.fixed_simulations or 32 * self.level
-        return _flat_monte_carlo(g, self._rng, simulations=sims)
+        rows = _flat_monte_carlo(g, self._rng, simulations=sims)
+        self.last_value = rows[0][1] if rows else None
+        return rows
+
+    def cmd_get_value(self, args, rest):
+        """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
+        _no_args(args)
+        if self.last_value is None:
+            raise GtpError("no search value: run genmove, reg_genmove or analyze with the search first")
+        return f"{self.last_value:.6g}"
 
 
 # -- pure helpers ------------------------------------------------------------------------------
@@ -584,6 +630,21 @@ def _rows_from_search(result, g: Game) -> List[Tuple[int, float, Move]]:
         return []
     rows.sort(key=lambda r: (-r[0], -r[1]))
     return rows
+
+
+def _side_value(result, colour: int) -> Optional[float]:
+    """The search's position value for ``colour`` (a per-colour array or one number)."""
+    value = _field(result, "value")
+    if value is None:
+        return None
+    try:
+        v = float(value[colour])
+    except (TypeError, IndexError, KeyError):
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            return None
+    return None if v != v else v  # NaN: colour not in the game
 
 
 def _format_analysis(rows: Iterable[Tuple[int, float, Move]]) -> str:
