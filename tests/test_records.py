@@ -303,3 +303,11 @@ def test_pentobi_written_records():
     assert str(tf.Game.from_blksgf(PENTOBI_BOOK_TRIGON).moves[0]) == "r12,r13,s13,r14,s14,r15"
     three = tf.Game.from_blksgf(PENTOBI_BOOK_TRIGON_3)
     assert three.variant.side == 8 and str(three.moves[0]) == "p11,o12,p12,o13,p13,p14"
+
+
+def test_deeply_nested_variations_are_an_error_not_a_crash():
+    text = "(;GM[Blokus Trigon]" + "(;C[x]" * 5000 + ")" * 5001
+    with pytest.raises(RecordError, match="nested too deeply"):
+        tf.read_blksgf(text)
+    # Long main lines need no recursion.
+    assert tf.read_blksgf("(;GM[Blokus Trigon]" + ";C[x]" * 5000 + ")").variations() == 0

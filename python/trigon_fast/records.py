@@ -251,7 +251,11 @@ def parse_sgf(text: str) -> List[Node]:
     """The game trees of an SGF collection (roots), with positions for errors."""
     if not isinstance(text, str):
         raise TypeError(f"record text must be str, not {type(text).__name__}")
-    return _Parser(text).collection()
+    parser = _Parser(text)
+    try:
+        return parser.collection()
+    except RecursionError:
+        raise parser.error("variations are nested too deeply") from None
 
 
 def _escape(value: str) -> str:
