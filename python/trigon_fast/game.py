@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import threading
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -15,6 +17,24 @@ __all__ = ["Game", "LegalMoves", "MoveLike"]
 
 MoveLike = Union[Move, str, int]
 _COLOUR_CHARS = "BYRG"
+
+
+def _lock_of(game: "Game") -> threading.RLock:
+    # Created on first use (setdefault is atomic), so games made with __new__ get one too.
+    lock = game.__dict__.get("_lock")
+    return lock if lock is not None else game.__dict__.setdefault("_lock", threading.RLock())
+
+
+def _exclusive(method):
+    """Runs a method under the game's lock: position, undo stack and history change together,
+    so a Game shared by threads stays consistent (found by tests/test_limits.py)."""
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with _lock_of(self):
+            return method(self, *args, **kwargs)
+
+    return locked
 
 
 class LegalMoves:
@@ -37,14 +57,15 @@ class LegalMoves:
     def ids(self) -> np.ndarray:
         """Placement ids of the legal moves (numpy ``uint16``), in generation order."""
         g = self._game
-        if self._ids is None or self._version != g._version:
-            c = self._colour_now()
-            if c is None or g.is_over:
-                self._ids = np.zeros(0, dtype=np.uint16)
-            else:
-                self._ids = g._pos.generate(int(c))
-            self._version = g._version
-        return self._ids
+        with _lock_of(g):
+            if self._ids is None or self._version != g._version:
+                c = self._colour_now()
+                if c is None or g.is_over:
+                    self._ids = np.zeros(0, dtype=np.uint16)
+                else:
+                    self._ids = g._pos.generate(int(c))
+                self._version = g._version
+            return self._ids
 
     @property
     def mask(self) -> np.ndarray:
@@ -212,6 +233,7 @@ class Game:
         code = self._pos.check(c, m.id)
         return None if code == 0 else _core.illegal_reason(code)
 
+    @_exclusive
     def play(self, move: MoveLike, colour: Optional[int] = None) -> None:
         """Play a move for the colour to move. With ``colour``, play it for that colour even out
         of turn (as Pentobi's ``play`` command allows); the turn then passes on from it."""
@@ -235,6 +257,7 @@ class Game:
 
     push = play
 
+    @_exclusive
     def setup(self, colour: int, move: MoveLike, to_move: Optional[int] = None) -> None:
         """Place a piece without the contact rules, as a record's setup property (``A1``..``A4``)
         does; overlaps and reused pieces are still refused. Undo removes it."""
@@ -253,12 +276,14 @@ class Game:
         self._history.append((Colour(c), m, True))
         self._version += 1
 
+    @_exclusive
     def set_turn(self, colour: int) -> None:
         """Make ``colour`` (or the next one after it that can move) the colour to move."""
         c = self._colour(colour)
         self._pos.set_to_move(c)
         self._version += 1
 
+    @_exclusive
     def undo(self) -> Move:
         """Take back the last move (or setup placement) and return it."""
         if not self._stack:
@@ -270,6 +295,7 @@ class Game:
 
     pop = undo
 
+    @_exclusive
     def copy(self) -> "Game":
         g = Game.__new__(Game)
         g.variant = self.variant
@@ -285,6 +311,7 @@ class Game:
         return self.copy()
 
     # -- text ----------------------------------------------------------------------------------
+    @_exclusive
     def diagram(self, labels: bool = True) -> str:
         """The board as text: ``B Y R G`` pieces (lower case for the last move), ``+`` free start
         cells, ``.`` empty cells; rows numbered from the bottom as in move notation."""
@@ -313,6 +340,7 @@ class Game:
             lines.append("   " + cols)
         return "\n".join(lines)
 
+    @_exclusive
     def __str__(self) -> str:
         parts = [self.diagram()]
         for c in self.variant.colours:
@@ -321,6 +349,7 @@ class Game:
         parts.append("game over" if self.is_over else f"to move: {self.turn.name.lower()}")
         return "\n".join(parts)
 
+    @_exclusive
     def __repr__(self) -> str:
         if any(setup for *_, setup in self._history):
             return f"<Game {self.variant!r} with setup, {len(self._history)} placements>"

@@ -115,7 +115,11 @@ class Move:
     def from_cells(cls, cells: Iterable[Union[str, int]], side: int = 9) -> "Move":
         """From cell names or indices."""
         b = board(side)
-        names = [c if isinstance(c, str) else b.cell_name(int(c)) for c in cells]
+        names = []
+        for c in cells:
+            if not isinstance(c, str) and not 0 <= int(c) < b.num_cells:
+                raise InvalidMoveError(f"cell index {c!r} is not a cell of the side-{side} board")
+            names.append(c if isinstance(c, str) else b.cell_name(int(c)))
         return cls.from_str(",".join(names), side)
 
     @classmethod

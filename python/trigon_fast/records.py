@@ -26,7 +26,7 @@ import os
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
-from .game import Game
+from .game import Game, _lock_of
 from .move import Move
 from .variants import Colour, StartRule, Variant
 
@@ -536,7 +536,14 @@ class Record:
         return write_sgf(self.root)
 
     @classmethod
-    def from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
+    def from_game(cls, game: Game, **header) -> "Record":
+        """A record of the game's placements; ``header`` as for :meth:`_from_game`. The game is
+        locked meanwhile, so that another thread cannot change it half-way through."""
+        with _lock_of(game):
+            return cls._from_game(game, **header)
+
+    @classmethod
+    def _from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
                   result: Optional[str] = None, date: Optional[str] = None, event: Optional[str] = None,
                   comments: Optional[Mapping[int, str]] = None,
                   properties: Optional[Mapping[str, str]] = None) -> "Record":

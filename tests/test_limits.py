@@ -1,0 +1,164 @@
+"""Limits: nothing grows over many games in one process; the core used from several Python
+threads at once (GIL released in long calls) plays the same games as one thread; a Game shared
+by two threads raises clear errors or stays consistent, never crashes."""
+
+import os
+import sys
+import threading
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import _core
+
+needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux /proc")
+# Under ASan freed memory sits in a quarantine, so resident size says nothing about leaks.
+not_under_asan = pytest.mark.skipif(bool(os.environ.get("TRIGON_UNDER_ASAN")), reason="RSS is meaningless under ASan")
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@needs_proc
+@not_under_asan
+def test_no_growth_over_10000_core_random_games():
+    start = tf.Game(tf.Variant.FOUR_PLAYER).position
+    for seed in range(300):  # warm-up: allocator pools, numpy, pybind11 type caches
+        _core.random_game(start, seed)
+    before = rss_bytes()
+    moves = 0
+    for seed in range(10_000):
+        played, final = _core.random_game(start, seed)
+        moves += len(played)
+        assert final.is_over
+    after = rss_bytes()
+    assert moves > 10_000 * 40
+    # One leaked Position (about 1.3 KB) or move list per game would be over 10 MB.
+    assert after - before < 4 * 2**20, f"resident memory grew from {before} to {after} bytes"
+
+
+@needs_proc
+@not_under_asan
+def test_no_growth_over_python_games_with_undo_and_copy():
+    def one(seed):
+        g = tf.random_game(tf.Variant.TWO_PLAYER, seed)
+        h = g.copy()
+        while h.history:
+            h.undo()
+        return len(g.history)
+
+    for seed in range(30):
+        one(seed)
+    before = rss_bytes()
+    total = sum(one(seed) for seed in range(300))
+    after = rss_bytes()
+    assert total > 300 * 40
+    assert after - before < 4 * 2**20, f"resident memory grew from {before} to {after} bytes"
+
+
+def _run_threads(targets):
+    errors = []
+
+    def wrap(fn):
+        try:
+            fn()
+        except BaseException as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=wrap, args=(fn,)) for fn in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    if errors:
+        raise errors[0]
+
+
+def test_random_games_stats_in_threads_equal_one_thread():
+    variants = [tf.Variant.FOUR_PLAYER, tf.Variant.THREE_PLAYER, tf.Variant.TWO_PLAYER, tf.Variant.SOLO]
+    alone = [tf.random_games_stats(v, games=150, seed=11) for v in variants]
+    together = [None] * len(variants)
+
+    def job(i):
+        return lambda: together.__setitem__(i, tf.random_games_stats(variants[i], games=150, seed=11))
+
+    _run_threads([job(i) for i in range(len(variants))] * 1)
+    for a, b in zip(alone, together):
+        assert (a["games"], a["moves"], list(a["score_sum"])) == (b["games"], b["moves"], list(b["score_sum"]))
+
+
+def test_random_game_in_threads_equal_one_thread():
+    seeds = list(range(8))
+    alone = {s: [str(m) for _, m in tf.random_game(tf.Variant.FOUR_PLAYER, s).history] for s in seeds}
+    results = {}
+
+    def job(part):
+        def run():
+            for s in part:
+                results[s] = [str(m) for _, m in tf.random_game(tf.Variant.FOUR_PLAYER, s).history]
+        return run
+
+    _run_threads([job(seeds[i::4]) for i in range(4)])
+    assert results == alone
+
+
+def test_core_random_game_on_one_shared_start_from_threads():
+    start = tf.Game(tf.Variant.FOUR_PLAYER).position
+    alone = [_core.random_game(start, s)[0] for s in range(40)]
+    got = [None] * 40
+
+    def job(k):
+        def run():
+            for s in range(k, 40, 4):
+                got[s] = _core.random_game(start, s)[0]
+        return run
+
+    _run_threads([job(k) for k in range(4)])
+    assert got == alone
+    assert start == tf.Game(tf.Variant.FOUR_PLAYER).position, "the shared start changed"
+
+
+def test_game_shared_by_two_threads_stays_consistent():
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible to provoke interleavings
+
+    def hammer(seed):
+        def run():
+            import random
+
+            rng = random.Random(seed)
+            for _ in range(3000):
+                op = rng.random()
+                try:
+                    if op < 0.6:
+                        ids = g.legal_moves.ids
+                        if ids.size:
+                            g.play(int(ids[rng.randrange(ids.size)]))
+                    elif op < 0.85:
+                        g.undo()
+                    elif op < 0.95:
+                        g.copy()
+                    else:
+                        g.scores(), str(g), g.to_blksgf()
+                except (ValueError, IndexError):
+                    pass  # a clear error: the other thread changed the game in between
+        return run
+
+    try:
+        _run_threads([hammer(1), hammer(2)])
+    finally:
+        sys.setswitchinterval(old)
+    # Whatever interleaving happened, history and position agree, and undo goes back to the start.
+    replay = tf.Game(tf.Variant.FOUR_PLAYER)
+    for colour, move in g.history:
+        replay.play(move, colour=colour)
+    assert replay.position == g.position
+    while g.history:
+        g.undo()
+    assert g.position == tf.Game(tf.Variant.FOUR_PLAYER).position
+    with pytest.raises(IndexError):
+        g.undo()
