@@ -11,11 +11,16 @@ from .errors import GameOverError, IllegalMoveError, InvalidMoveError, TrigonErr
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
+from .search import Analysis, Engine, analyse, best_move
 from .variants import Colour, StartRule, Variant
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "Engine",
+    "analyse",
+    "best_move",
     "Colour",
     "Game",
     "GameOverError",
