@@ -36,9 +36,12 @@ void bind_search(py::module_& m) {
         .def_readwrite("exploration", &Params::exploration)
         .def_readwrite("prior_weight", &Params::prior_weight)
         .def_readwrite("use_priors", &Params::use_priors)
+        .def_readwrite("attach_prior", &Params::attach_prior)
+        .def_readwrite("block_prior", &Params::block_prior)
         .def_readwrite("score_weight", &Params::score_weight)
         .def_readwrite("expand_threshold", &Params::expand_threshold)
         .def_readwrite("playout", &Params::playout)
+        .def_readwrite("playout_large_bias", &Params::playout_large_bias)
         .def_readwrite("reuse_tree", &Params::reuse_tree)
         .def_readwrite("progress_every_simulations", &Params::progress_every_simulations)
         .def_readwrite("progress_every_seconds", &Params::progress_every_seconds);

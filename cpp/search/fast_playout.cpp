@@ -1,5 +1,6 @@
 #include "search/fast_playout.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace trigon::search {
@@ -52,7 +53,11 @@ int SampledPlayout::sample(int c, Rng& rng) {
     if (npoints == 0 || npieces == 0) return kPass;
     for (int attempt = 0; attempt < kSampleTries; ++attempt) {
         const int p = nth_set(points, static_cast<int>(rng.below(static_cast<std::uint32_t>(npoints))));
-        const int piece = nth_set32(left, static_cast<int>(rng.below(static_cast<std::uint32_t>(npieces))));
+        int piece = nth_set32(left, static_cast<int>(rng.below(static_cast<std::uint32_t>(npieces))));
+        if (large_bias_ > 0 && rng.uniform() < large_bias_) {
+            // Pieces are numbered largest first: the smaller index of two is the larger piece.
+            piece = std::min(piece, nth_set32(left, static_cast<int>(rng.below(static_cast<std::uint32_t>(npieces)))));
+        }
         const auto range = t.at(p, local_status(pos_, c, p), piece);
         if (range.size() == 0) continue;
         const int id = range.first[rng.below(static_cast<std::uint32_t>(range.size()))];

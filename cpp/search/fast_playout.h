@@ -22,6 +22,8 @@ public:
     // Plays to the end of the game; returns the number of moves played.
     int run(Rng& rng);
     const Position& position() const { return pos_; }
+    // Chance (0..1) that a sampled piece is the larger of two random pieces left.
+    void set_large_piece_bias(float bias) { large_bias_ = bias; }
 
     // Sampling attempts per turn before the colour switches to an exact list.
     static constexpr int kSampleTries = 24;
@@ -36,6 +38,7 @@ private:
     Position pos_;
     std::array<std::vector<std::uint16_t>, kNumColours> lists_;
     std::array<bool, kNumColours> exact_{};  // colour uses its exact list
+    float large_bias_ = 0;
 };
 
 }  // namespace trigon::search

@@ -89,13 +89,13 @@ void NodeStore::reset(std::size_t capacity) {
 
 std::uint32_t NodeStore::alloc(std::uint32_t n) {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::size_t start = used_;
+    std::size_t start = used_.load(std::memory_order_relaxed);
     // A block never straddles two chunks.
     if ((start & (kChunkSize - 1)) + n > kChunkSize) start = (start | (kChunkSize - 1)) + 1;
     if (start + n > capacity_ || start + n >= kExpanding) return 0;
     const std::size_t chunk = (start + n - 1) >> kChunkBits;
     while (allocated_chunks_ <= chunk) chunks_[allocated_chunks_++] = std::make_unique<Node[]>(kChunkSize);
-    used_ = start + n;
+    used_.store(start + n, std::memory_order_relaxed);
     return static_cast<std::uint32_t>(start);
 }
 
@@ -123,12 +123,24 @@ void Searcher::clear() {
     root_ = 0;
 }
 
-float Searcher::prior_of(const Position& pos, int colour, int id) const {
+// `own_dead`: cells where the mover's new attach points would not count (covered, forbidden to
+// it, or attach points already); `theirs`: the opponents' attach points.
+float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
+                         const Bitboard& theirs) const {
     if (!params_.use_priors) return 0.5f;
-    // Larger pieces first: unplaced triangles are what a colour loses at the end.
-    const int size = pos.table().placement(id).size;
     (void)colour;
-    return 0.30f + 0.05f * static_cast<float>(size);
+    const MoveTable& t = pos.table();
+    // Larger pieces first: unplaced triangles are what a colour loses at the end.
+    float prior = 0.30f + 0.05f * static_cast<float>(t.placement(id).size);
+    if (params_.attach_prior != 0) {
+        const int fresh = (t.attach_mask(id) - own_dead - t.adj_mask(id)).count();
+        prior += params_.attach_prior * (static_cast<float>(std::min(fresh, 8)) / 8.0f - 0.5f);
+    }
+    if (params_.block_prior != 0) {
+        const int blocked = (t.cells_mask(id) & theirs).count();
+        prior += params_.block_prior * static_cast<float>(std::min(blocked, 4)) / 4.0f;
+    }
+    return prior;
 }
 
 bool Searcher::expand(std::uint32_t index, const Position& pos, MoveList& ml) {
@@ -144,13 +156,18 @@ bool Searcher::expand(std::uint32_t index, const Position& pos, MoveList& ml) {
         node.first_child.store(0, std::memory_order_release);
         return false;
     }
+    Bitboard own_dead = pos.occupied_all() | pos.forbidden(c) | pos.attach_points(c);
+    Bitboard theirs;
+    for (int k = 0; k < kNumColours; ++k)
+        if (k != c && pos.in_play(k) && params_.side_of_colour[k] != params_.side_of_colour[c])
+            theirs |= pos.attach_points(k);
     for (int i = 0; i < ml.size; ++i) {
         Node& child = (*store_)[first + static_cast<std::uint32_t>(i)];
         child.first_child.store(0, std::memory_order_relaxed);
         child.visits.store(0, std::memory_order_relaxed);
         child.value_sum.store(0, std::memory_order_relaxed);
         child.move = ml.moves[i];
-        child.prior = prior_of(pos, c, ml.moves[i]);
+        child.prior = prior_of(pos, c, ml.moves[i], own_dead, theirs);
         child.num_children = 0;
     }
     node.num_children = static_cast<std::uint16_t>(ml.size);
@@ -205,6 +222,7 @@ void Searcher::simulate(Worker& w) {
     const Position* final_pos = &pos;
     if (!pos.is_over()) {
         if (params_.playout == PlayoutKind::Sampled) {
+            w.sampled.set_large_piece_bias(params_.playout_large_bias);
             w.sampled.reset(pos);
             w.sampled.run(w.rng);
             final_pos = &w.sampled.position();
@@ -257,7 +275,8 @@ bool Searcher::try_reuse(const Position& pos, const Params& params) {
     if (a.side != b.side || a.colours != b.colours || a.alternate != b.alternate || a.start_rule != b.start_rule)
         return false;
     if (tree_params_.side_of_colour != params.side_of_colour || tree_params_.score_weight != params.score_weight ||
-        tree_params_.use_priors != params.use_priors)
+        tree_params_.use_priors != params.use_priors || tree_params_.attach_prior != params.attach_prior ||
+        tree_params_.block_prior != params.block_prior)
         return false;
     if (old == pos) return true;
     const MoveTable& t = pos.table();

@@ -34,9 +34,12 @@ struct Params {
     float exploration = 0.08f;     // UCT constant
     float prior_weight = 2.0f;     // pseudo-visits given to a move's prior value
     bool use_priors = true;        // piece-size prior (else 0.5 for every move)
+    float attach_prior = 0.0f;     // prior bonus for own new attach points (0: off)
+    float block_prior = 0.05f;     // prior bonus for covering opponents' attach points (0: off)
     float score_weight = 0.05f;    // share of the value taken by the score margin
-    int expand_threshold = 1;      // a leaf is expanded on its visit number threshold + 1
+    int expand_threshold = 4;      // a leaf is expanded on its visit number threshold + 1
     PlayoutKind playout = PlayoutKind::Sampled;
+    float playout_large_bias = 0.0f;  // sampled playouts: prefer larger pieces (0..1, 0: off)
     bool reuse_tree = true;        // keep the subtree of the new position between searches
     long progress_every_simulations = 0;  // 0: off
     double progress_every_seconds = 0;    // 0: off
@@ -101,14 +104,15 @@ public:
     std::uint32_t alloc(std::uint32_t n);
     Node& operator[](std::uint32_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
     const Node& operator[](std::uint32_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
-    std::size_t used() const { return used_; }
+    std::size_t used() const { return used_.load(std::memory_order_relaxed); }
     std::size_t capacity() const { return capacity_; }
     std::size_t bytes() const;
 
 private:
     std::vector<std::unique_ptr<Node[]>> chunks_;
     std::mutex mutex_;
-    std::size_t used_ = 0, capacity_ = 0, allocated_chunks_ = 0;
+    std::atomic<std::size_t> used_{0};  // read by snapshots while workers allocate
+    std::size_t capacity_ = 0, allocated_chunks_ = 0;
 };
 
 class Searcher {
@@ -145,7 +149,7 @@ private:
     bool try_reuse(const Position& pos, const Params& params);
     void compact(std::uint32_t new_root);
     Analysis snapshot(double seconds) const;
-    float prior_of(const Position& pos, int colour, int id) const;
+    float prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead, const Bitboard& theirs) const;
 
     std::unique_ptr<NodeStore> store_;
     std::uint32_t root_ = 0;

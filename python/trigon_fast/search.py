@@ -156,8 +156,8 @@ class Engine:
     with default limits and knobs; ``analyse`` / ``best_move`` take the same arguments as the
     module functions and override the defaults."""
 
-    _KNOBS = ("exploration", "prior_weight", "use_priors", "score_weight", "expand_threshold", "max_nodes",
-              "reuse_tree")
+    _KNOBS = ("exploration", "prior_weight", "use_priors", "attach_prior", "block_prior", "score_weight",
+              "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias")
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
                  seed: int = 0, level: Optional[int] = None, playout: str = "sampled", **knobs: Any) -> None:
