@@ -12,11 +12,16 @@ from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
 from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds Game.from_blksgf / to_blksgf
+from .search import Analysis, Engine, analyse, best_move
 from .variants import Colour, StartRule, Variant
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "Engine",
+    "analyse",
+    "best_move",
     "Colour",
     "Game",
     "GameOverError",
