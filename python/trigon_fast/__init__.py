@@ -11,6 +11,7 @@ from .errors import GameOverError, IllegalMoveError, InvalidMoveError, TrigonErr
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
+from .solver import Solution, SolverError, SolveStats, solve_solo
 from .variants import Colour, StartRule, Variant
 
 __version__ = "0.1.0"
@@ -31,4 +32,8 @@ __all__ = [
     "board",
     "random_game",
     "random_games_stats",
+    "Solution",
+    "SolveStats",
+    "SolverError",
+    "solve_solo",
 ]

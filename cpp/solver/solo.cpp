@@ -1,0 +1,458 @@
+#include "solver/solo.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "core/random.h"
+
+namespace trigon::solver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTriangle = kNumPieces - 1;
+#ifndef W_DEAD
+#define W_DEAD 120
+#define W_EXP 20
+#define W_NOISE 10
+#define W_BRANCH 8
+#define W_LIM0 4000
+#define W_LIM1 400
+#endif
+#ifndef W_FLOOD
+#define W_FLOOD 0
+#endif
+
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+int area_of(std::uint32_t pieces) {
+    static const int* sizes = [] {
+        static int s[kNumPieces];
+        for (int p = 0; p < kNumPieces; ++p) s[p] = trigon_pieces()[p].size;
+        return s;
+    }();
+    int a = 0;
+    for (std::uint32_t l = pieces; l; l &= l - 1) a += sizes[std::countr_zero(l)];
+    return a;
+}
+
+}  // namespace
+
+struct SoloSearch::Shared {
+    Shared(const Position& s, const SoloOptions& o) : start(s), opt(o) {}
+    Position start;
+    SoloOptions opt;
+    int target = 0;
+    Clock::time_point t0;
+    std::atomic<bool>* stop = nullptr;
+    std::atomic<long long> nodes{0}, restarts{0};
+    std::atomic<int> best_placed{0};
+    mutable std::mutex mu;
+    std::vector<SoloSolution> solutions;
+    std::unordered_set<std::string> keys;
+    std::array<std::vector<int>, kNumColours> best_partial;
+    int best_partial_area = -1;
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+};
+
+namespace {
+
+struct Candidate {
+    int score;
+    std::uint16_t id;
+};
+
+class Worker {
+public:
+    Worker(SoloSearch::Shared& sh, int index)
+        : sh_(sh), t_(sh.start.table()), geo_(t_.geo()), index_(index), ml_(std::make_unique<MoveList>()) {
+        const int n = geo_.num_cells();
+        nb_.assign(static_cast<std::size_t>(n) * 3, -1);
+        for (int c = 0; c < n; ++c) {
+            const auto& e = geo_.edge_neighbours(c);
+            for (std::size_t i = 0; i < e.size(); ++i) nb_[c * 3 + i] = e[i];
+        }
+        stack_.assign(kNumColours * kNumPieces + 2, sh.start);
+        stack_cells_.assign(n, 0);
+        for (int p = 0; p < kNumPieces; ++p) piece_size_[p] = trigon_pieces()[p].size;
+        cands_.resize(stack_.size());
+        active_ = sh.start.rules().colours;
+        for (int c = 0; c < kNumColours; ++c) order_[c] = (sh.start.to_move() + c) % kNumColours;
+        start_area_ = 0;
+        for (int c = 0; c < kNumColours; ++c)
+            if (active_ >> c & 1) start_area_ += area_of(sh.start.pieces_left(c));
+    }
+
+    void run() {
+        const auto& opt = sh_.opt;
+        for (long long r = 0; !sh_.stop->load(); ++r) {
+            rng_.seed_with(mix(opt.seed * 0x100000001B3ull + static_cast<std::uint64_t>(index_) * 0x9E37ull +
+                               static_cast<std::uint64_t>(r)));
+            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : W_LIM0 + W_LIM1 * std::min<long long>(r, 100);
+            restart_nodes_ = 0;
+            abort_ = false;
+            path_.clear();
+            placed_ = 0;
+            stack_[0] = sh_.start;
+            dfs(0);
+            sh_.restarts.fetch_add(1);
+            flush_nodes();
+        }
+        flush_nodes();
+    }
+
+private:
+    void flush_nodes() {
+        sh_.nodes.fetch_add(pending_nodes_);
+        pending_nodes_ = 0;
+    }
+
+    // The colour to extend next: the one with most pieces left, ties in turn order.
+    int choose_colour(const Position& P) const {
+        int best = -1, most = 0;
+        for (int k = 0; k < kNumColours; ++k) {
+            int c = order_[k];
+            if (!(active_ >> c & 1)) continue;
+            int left = std::popcount(P.pieces_left(c));
+            if (left > most) {
+                most = left;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    // Lower bound on cells that must stay empty: cells no colour can still cover, plus, for each
+    // size k, the cells that only pieces of size <= k could still cover (every free region of
+    // every colour around them is that small) beyond the area of such pieces left.
+    int waste_bound(const Position& P, Bitboard* fr, int* dead_count) {
+        const Bitboard& all = geo_.all_cells();
+        const Bitboard empty = all - P.occupied_all();
+        Bitboard any_free;
+        for (int c = 0; c < kNumColours; ++c) {
+            fr[c] = Bitboard{};
+            if (!(active_ >> c & 1) || P.pieces_left(c) == 0) continue;
+            fr[c] = all - P.forbidden(c);
+            any_free |= fr[c];
+        }
+        const Bitboard dead = empty - any_free;
+        *dead_count = dead.count();
+        if (start_area_ - placed_ > W_FLOOD) return *dead_count;
+        constexpr int kSmall = 5;
+        Bitboard big[kSmall + 1];  // big[k]: cells some colour could cover with a piece larger than k
+        int small_area[kNumColours][kSmall + 1] = {};
+        for (int c = 0; c < kNumColours; ++c) {
+            const std::uint32_t left = P.pieces_left(c);
+            if (!left) continue;
+            int largest = 0;
+            for (std::uint32_t l = left; l; l &= l - 1) {
+                int sz = piece_size_[std::countr_zero(l)];
+                largest = std::max(largest, sz);
+                for (int k = sz; k <= kSmall; ++k) small_area[c][k] += sz;
+            }
+            Bitboard rem = fr[c];
+            while (rem.any()) {
+                int seed = -1;
+                for (int w = 0; w < Bitboard::kWords; ++w)
+                    if (rem.w[w]) { seed = w * 64 + std::countr_zero(rem.w[w]); break; }
+                Bitboard comp;
+                int sp = 0, size = 0;
+                stack_cells_[sp++] = seed;
+                comp.set(seed);
+                while (sp) {
+                    int cell = stack_cells_[--sp];
+                    ++size;
+                    const int* e = &nb_[cell * 3];
+                    for (int i = 0; i < 3; ++i)
+                        if (e[i] >= 0 && rem.test(e[i]) && !comp.test(e[i])) {
+                            comp.set(e[i]);
+                            stack_cells_[sp++] = e[i];
+                        }
+                }
+                rem -= comp;
+                for (int k = 1; k <= kSmall && k < size && k < largest; ++k) big[k] |= comp;
+            }
+        }
+        int extra = 0;
+        for (int k = 1; k <= kSmall; ++k) {
+            const Bitboard only_small = any_free - big[k];
+            if (only_small.none()) continue;
+            int avail = 0;
+            for (int c = 0; c < kNumColours; ++c)
+                if (fr[c].intersects(only_small)) avail += small_area[c][k];
+            extra = std::max(extra, only_small.count() - avail);
+        }
+        return *dead_count + extra;
+    }
+
+    void on_solution() {
+        std::array<std::vector<int>, kNumColours> lists;
+        for (auto [c, id] : path_) lists[c].push_back(id);
+        SoloSolution s = replay_layout(sh_.start, lists);
+        if (!s.complete) return;  // cannot happen for a full packing; keep searching if it does
+        Position fin = sh_.start;
+        for (auto [c, id] : s.moves) fin.place(c, id);
+        std::string key = layout_key(fin);
+        std::lock_guard<std::mutex> lock(sh_.mu);
+        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
+        if (!sh_.keys.insert(key).second) return;
+        sh_.solutions.push_back(std::move(s));
+        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
+    }
+
+    void note_partial() {
+        best_local_ = placed_;
+        int prev = sh_.best_placed.load();
+        while (placed_ > prev && !sh_.best_placed.compare_exchange_weak(prev, placed_)) {}
+        std::lock_guard<std::mutex> lock(sh_.mu);
+        if (placed_ <= sh_.best_partial_area) return;
+        sh_.best_partial_area = placed_;
+        for (auto& l : sh_.best_partial) l.clear();
+        for (auto [c, id] : path_) sh_.best_partial[c].push_back(id);
+    }
+
+    // Returns true when this restart should end (solution, node limit, stop, time).
+    bool dfs(int d) {
+        ++pending_nodes_;
+        if (++restart_nodes_ > limit_) return true;
+        if ((++tick_ & 1023) == 0) {
+            flush_nodes();
+            if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) sh_.stop->store(true);
+        }
+        if (sh_.stop->load(std::memory_order_relaxed)) return true;
+        if (placed_ > best_local_) note_partial();
+
+        const Position& P = stack_[d];
+        const int c = choose_colour(P);
+        if (c < 0) {
+            on_solution();
+            return true;
+        }
+        Bitboard fr[kNumColours];
+        int dead_count = 0;
+        const int wasted = waste_bound(P, fr, &dead_count);
+        const Bitboard empty = geo_.all_cells() - P.occupied_all();
+        const int budget = empty.count() - (start_area_ - placed_);
+        if (wasted > budget) return false;
+
+        Bitboard free_others;
+        for (int k = 0; k < kNumColours; ++k)
+            if (k != c) free_others |= fr[k];
+        const std::uint32_t left = P.pieces_left(c);
+        const bool triangle_allowed = !sh_.opt.triangle_last || left == (1u << kTriangle);
+        const int fixed_start = P.started(c) ? -1 : sh_.opt.start_cells[c];
+        const bool alt = P.rules().alternate;
+
+        P.generate(c, *ml_);
+        auto& cands = cands_[d];
+        cands.clear();
+        for (auto id : *ml_) {
+            const Placement& pl = t_.placement(id);
+            if (pl.piece == kTriangle && !triangle_allowed) continue;
+            const Bitboard& cm = t_.cells_mask(id);
+            if (fixed_start >= 0 && !cm.test(fixed_start)) continue;
+            Bitboard blocked;
+            if (left == (1u << pl.piece)) {
+                blocked = fr[c] - cm;  // the colour's last piece: its own free cells die
+            } else {
+                blocked = t_.adj_mask(id);
+                if (alt) blocked |= t_.alt_forbid_mask(id);
+                blocked &= fr[c];
+                blocked -= cm;
+            }
+            const int newly_dead = (blocked - free_others).count();
+            if (dead_count + newly_dead > budget) continue;
+            const int exposure = (t_.adj_mask(id) & empty).count();
+            int score = 1000 * pl.size - W_DEAD * newly_dead - W_EXP * exposure + static_cast<int>(rng_.below(W_NOISE));
+            cands.push_back({score, id});
+        }
+        std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+        const int branch = std::min<int>(static_cast<int>(cands.size()), W_BRANCH);
+        for (int i = 0; i < branch; ++i) {
+            const int id = cands_[d][i].id;
+            const int size = t_.placement(id).size;
+            stack_[d + 1] = stack_[d];
+            stack_[d + 1].place(c, id);
+            path_.push_back({c, id});
+            placed_ += size;
+            const bool end = dfs(d + 1);
+            placed_ -= size;
+            path_.pop_back();
+            if (end) return true;
+        }
+        return false;
+    }
+
+    SoloSearch::Shared& sh_;
+    const MoveTable& t_;
+    const Geometry& geo_;
+    int index_;
+    std::unique_ptr<MoveList> ml_;
+    std::vector<int> nb_;
+    std::vector<int> stack_cells_;
+    int piece_size_[kNumPieces] = {};
+    std::vector<Position> stack_;
+    std::vector<std::vector<Candidate>> cands_;
+    std::vector<std::pair<int, int>> path_;
+    std::array<int, kNumColours> order_{};
+    int active_ = 0;
+    int start_area_ = 0;
+    int placed_ = 0;
+    int best_local_ = 0;
+    long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
+    bool abort_ = false;
+    Rng rng_;
+};
+
+}  // namespace
+
+SoloSearch::SoloSearch(const Position& start, const SoloOptions& options)
+    : shared_(std::make_unique<Shared>(start, options)) {
+    if (options.threads < 1) throw std::invalid_argument("threads must be >= 1");
+    if (options.count < 1) throw std::invalid_argument("count must be >= 1");
+    shared_->stop = &stop_;
+    for (int c = 0; c < kNumColours; ++c)
+        if (start.in_play(c)) shared_->target += area_of(start.pieces_left(c));
+}
+
+SoloSearch::~SoloSearch() {
+    stop();
+    join();
+}
+
+void SoloSearch::start() {
+    shared_->t0 = Clock::now();
+    for (int i = 0; i < shared_->opt.threads; ++i) {
+        threads_.emplace_back([this, i] {
+            Worker w(*shared_, i);
+            w.run();
+            finished_.fetch_add(1);
+        });
+    }
+}
+
+void SoloSearch::join() {
+    for (auto& t : threads_)
+        if (t.joinable()) t.join();
+}
+
+SoloStats SoloSearch::stats() const {
+    SoloStats s;
+    s.nodes = shared_->nodes.load();
+    s.restarts = shared_->restarts.load();
+    s.seconds = shared_->elapsed();
+    s.best_placed = shared_->best_placed.load();
+    s.target = shared_->target;
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    s.solutions = static_cast<int>(shared_->solutions.size());
+    if (s.solutions > 0) s.best_placed = s.target;
+    return s;
+}
+
+std::vector<SoloSolution> SoloSearch::solutions() const {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    return shared_->solutions;
+}
+
+SoloSolution SoloSearch::best() const {
+    std::array<std::vector<int>, kNumColours> lists;
+    {
+        std::lock_guard<std::mutex> lock(shared_->mu);
+        if (!shared_->solutions.empty()) return shared_->solutions.front();
+        lists = shared_->best_partial;
+    }
+    return replay_layout(shared_->start, lists);
+}
+
+SoloSolution solve_solo(const Position& start, const SoloOptions& options, SoloStats* stats) {
+    SoloSearch search(start, options);
+    search.start();
+    search.join();
+    if (stats) *stats = search.stats();
+    return search.best();
+}
+
+SoloSolution replay_layout(const Position& start, const std::array<std::vector<int>, kNumColours>& per_colour) {
+    const MoveTable& t = start.table();
+    Position P = start;
+    std::array<std::size_t, kNumColours> next{};
+    auto ml = std::make_unique<MoveList>();
+    SoloSolution s;
+    while (!P.is_over()) {
+        const int c = P.to_move();
+        int id = -1;
+        while (next[c] < per_colour[c].size()) {
+            int cand = per_colour[c][next[c]++];
+            if (P.check(c, cand) == Illegal::None) {
+                id = cand;
+                break;
+            }
+        }
+        if (id < 0) {
+            // Forced move outside the layout: prefer cells no other colour still plans to use,
+            // then the largest piece, the triangle only as the last piece.
+            Bitboard planned;
+            for (int k = 0; k < kNumColours; ++k)
+                if (k != c)
+                    for (std::size_t i = next[k]; i < per_colour[k].size(); ++i) planned |= t.cells_mask(per_colour[k][i]);
+            P.generate(c, *ml);
+            const bool only_triangle = P.pieces_left(c) == (1u << kTriangle);
+            int best_score = -1 << 30;
+            for (auto m : *ml) {
+                const Placement& pl = t.placement(m);
+                int sc = pl.size * 4 - (t.cells_mask(m).intersects(planned) ? 1000 : 0) -
+                         (pl.piece == kTriangle && !only_triangle ? 100 : 0);
+                if (sc > best_score) {
+                    best_score = sc;
+                    id = m;
+                }
+            }
+            if (id < 0) throw std::logic_error("replay: colour to move has no legal move");
+        }
+        P.play(id);
+        s.moves.push_back({c, id});
+    }
+    s.complete = true;
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!start.in_play(c)) continue;
+        s.scores[c] = P.score(c);
+        if (P.pieces_left(c) != 0) s.complete = false;
+        s.unplaced_triangles += kTrianglesPerColour - P.placed_triangles(c);
+    }
+    return s;
+}
+
+std::string layout_key(const Position& fin) {
+    const Geometry& g = fin.table().geo();
+    const int n = g.num_cells();
+    std::vector<int> colour(n, -1);
+    for (int c = 0; c < kNumColours; ++c) fin.occupied(c).for_each([&](int cell) { colour[cell] = c; });
+    std::string best;
+    std::string cur(n, '.');
+    for (int k = 0; k < kNumSymmetries; ++k) {
+        std::vector<int> img(n, -1);
+        for (int cell = 0; cell < n; ++cell) img[g.symmetric_cell(k, cell)] = colour[cell];
+        int rename[kNumColours] = {-1, -1, -1, -1};
+        int next = 0;
+        for (int cell = 0; cell < n; ++cell) {
+            int c = img[cell];
+            if (c < 0) {
+                cur[cell] = '.';
+                continue;
+            }
+            if (rename[c] < 0) rename[c] = next++;
+            cur[cell] = static_cast<char>('a' + rename[c]);
+        }
+        if (k == 0 || cur < best) best = cur;
+    }
+    return best;
+}
+
+}  // namespace trigon::solver
