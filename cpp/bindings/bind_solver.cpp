@@ -4,7 +4,6 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
-#include <thread>
 
 #include "core/position.h"
 #include "solver/solo.h"
@@ -65,7 +64,7 @@ void bind_solver(py::module_& m) {
             while (!search.done()) {
                 {
                     py::gil_scoped_release release;
-                    for (int i = 0; i < 5 && !search.done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    search.wait_for(0.02);
                 }
                 if (PyErr_CheckSignals() != 0) {
                     // Ctrl-C: keep the best found so far and hand it back instead of raising.

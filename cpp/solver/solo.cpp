@@ -20,6 +20,12 @@ constexpr int kTriangle = kNumPieces - 1;
 #define W_LIM0 4000
 #define W_LIM1 400
 #endif
+#ifndef W_PREFIX
+#define W_PREFIX 50
+#endif
+#ifndef W_CUT0
+#define W_CUT0 40
+#endif
 #ifndef W_FLOOD
 #define W_FLOOD 0
 #endif
@@ -101,7 +107,23 @@ public:
             path_.clear();
             placed_ = 0;
             stack_[0] = sh_.start;
-            dfs(0);
+            // Ruin and recreate: many restarts keep a random prefix of the last solution (for
+            // more distinct ones) or of the deepest branch so far, and search the rest afresh.
+            const auto& base = !solution_path_.empty() ? solution_path_ : best_path_;
+            int cut = 0;
+            if (!base.empty() && static_cast<int>(rng_.below(100)) < (solution_path_.empty() ? W_PREFIX : 90)) {
+                const int len = static_cast<int>(base.size());
+                const int lo = solution_path_.empty() ? W_CUT0 : len / 2;
+                if (len > lo) cut = lo + static_cast<int>(rng_.below(static_cast<std::uint32_t>(len - lo)));
+            }
+            for (int i = 0; i < cut; ++i) {
+                auto [c, id] = base[i];
+                stack_[i + 1] = stack_[i];
+                stack_[i + 1].place(c, id);
+                path_.push_back(base[i]);
+                placed_ += t_.placement(id).size;
+            }
+            dfs(cut);
             sh_.restarts.fetch_add(1);
             flush_nodes();
         }
@@ -204,11 +226,13 @@ private:
         if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
         if (!sh_.keys.insert(key).second) return;
         sh_.solutions.push_back(std::move(s));
+        solution_path_ = path_;
         if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
     }
 
     void note_partial() {
         best_local_ = placed_;
+        best_path_ = path_;
         int prev = sh_.best_placed.load();
         while (placed_ > prev && !sh_.best_placed.compare_exchange_weak(prev, placed_)) {}
         std::lock_guard<std::mutex> lock(sh_.mu);
@@ -300,7 +324,7 @@ private:
     int piece_size_[kNumPieces] = {};
     std::vector<Position> stack_;
     std::vector<std::vector<Candidate>> cands_;
-    std::vector<std::pair<int, int>> path_;
+    std::vector<std::pair<int, int>> path_, best_path_, solution_path_;
     std::array<int, kNumColours> order_{};
     int active_ = 0;
     int start_area_ = 0;
@@ -333,9 +357,20 @@ void SoloSearch::start() {
         threads_.emplace_back([this, i] {
             Worker w(*shared_, i);
             w.run();
-            finished_.fetch_add(1);
+            stop_.store(true);  // one worker ending (success or time) ends the race
+            {
+                std::lock_guard<std::mutex> lock(wait_mu_);
+                finished_.fetch_add(1);
+            }
+            wait_cv_.notify_all();
         });
     }
+}
+
+bool SoloSearch::wait_for(double seconds) {
+    std::unique_lock<std::mutex> lock(wait_mu_);
+    wait_cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done(); });
+    return done();
 }
 
 void SoloSearch::join() {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,8 @@ public:
     bool done() const { return finished_.load() == static_cast<int>(threads_.size()); }
     void stop() { stop_.store(true); }
     void join();
+    // Waits until every worker has finished or `seconds` have passed; true when finished.
+    bool wait_for(double seconds);
     SoloStats stats() const;
 
     // Distinct complete solutions found (in order of discovery; the first is the answer).
@@ -70,6 +73,8 @@ private:
     std::vector<std::thread> threads_;
     std::atomic<bool> stop_{false};
     std::atomic<int> finished_{0};
+    std::mutex wait_mu_;
+    std::condition_variable wait_cv_;
 };
 
 // Blocking convenience for C++ callers and tests.
