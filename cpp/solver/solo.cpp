@@ -90,6 +90,7 @@ public:
         for (int p = 0; p < kNumPieces; ++p) piece_size_[p] = trigon_pieces()[p].size;
         cands_.resize(stack_.size());
         active_ = sh.start.rules().colours;
+        if (sh.opt.colours) active_ &= sh.opt.colours;
         for (int c = 0; c < kNumColours; ++c) order_[c] = (sh.start.to_move() + c) % kNumColours;
         start_area_ = 0;
         for (int c = 0; c < kNumColours; ++c)
@@ -215,6 +216,16 @@ private:
     }
 
     void on_solution() {
+        if (sh_.opt.colours) {
+            std::lock_guard<std::mutex> lock(sh_.mu);
+            if (!sh_.solutions.empty()) return;
+            SoloSolution s;
+            s.moves = path_;
+            s.complete = true;
+            sh_.solutions.push_back(std::move(s));
+            sh_.stop->store(true);
+            return;
+        }
         std::array<std::vector<int>, kNumColours> lists;
         for (auto [c, id] : path_) lists[c].push_back(id);
         SoloSolution s = replay_layout(sh_.start, lists);

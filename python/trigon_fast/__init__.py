@@ -12,6 +12,8 @@ from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
 from .solver import Solution, SolverError, SolveStats, solve_solo
+from .pattern import PatternResult, parse_region, solve_pattern
+from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
 
 __version__ = "0.1.0"
@@ -36,4 +38,11 @@ __all__ = [
     "SolveStats",
     "SolverError",
     "solve_solo",
+    "PatternResult",
+    "parse_region",
+    "solve_pattern",
+    "PlaceAllResult",
+    "MaxPlaceResult",
+    "can_place_all",
+    "max_placeable",
 ]
