@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <unordered_map>
 #include <stdexcept>
 
 namespace trigon::solver {
@@ -53,14 +54,25 @@ public:
     PatternSearch(const MoveTable& t, const Bitboard& region, const std::array<int, kNumPieces>& counts,
                   const PatternOptions& o, const std::atomic<bool>* stop, PatternResult& res,
                   const std::vector<std::vector<int>>& syms)
-        : t_(t), counts_(counts), opt_(o), stop_(stop), res_(res), syms_(syms), by_first_(t.geo().num_cells()) {
-        for (int id = 0; id < t.num_placements(); ++id) {
-            const Placement& pl = t.placement(id);
-            if (counts[pl.piece] <= 0) continue;
-            if ((t.cells_mask(id) - region).any()) continue;
-            by_first_[pl.cells[0]].push_back(static_cast<std::uint16_t>(id));
-            coverable_ |= t.cells_mask(id);
-        }
+        : t_(t), counts_(counts), opt_(o), stop_(stop), res_(res), syms_(syms), by_cell_(t.geo().num_cells()) {
+        const int n = t.geo().num_cells();
+        nb_.assign(static_cast<std::size_t>(n) * 3, -1);
+        for (int c = 0; c < n; ++c)
+            for (std::size_t i = 0; i < t.geo().edge_neighbours(c).size(); ++i) nb_[c * 3 + i] = t.geo().edge_neighbours(c)[i];
+        wit_.assign(kNumPieces * (n / 1 + 2), kNoWitness);
+        // Placements inside the region, found from the region's cells (each once: at its first cell).
+        region.for_each([&](int cell) {
+            for (int p = 0; p < kNumPieces; ++p) {
+                if (counts[p] <= 0) continue;
+                for (auto id : t.at(cell, 0, p)) {
+                    const Placement& pl = t.placement(id);
+                    if (pl.cells[0] != cell || (t.cells_mask(id) - region).any()) continue;
+                    for (int i = 0; i < pl.size; ++i) by_cell_[pl.cells[i]].push_back(id);
+                    by_piece_[p].push_back(id);
+                    coverable_ |= t.cells_mask(id);
+                }
+            }
+        });
         for (int p = 0; p < kNumPieces; ++p) sizes_[p] = trigon_pieces()[p].size;
         t0_ = Clock::now();
     }
@@ -68,7 +80,12 @@ public:
     const Bitboard& coverable() const { return coverable_; }
 
     void run(const Bitboard& region) {
-        dfs(region);
+        if (opt_.all_solutions && !opt_.unique && opt_.max_stored <= 0) {
+            res_.count = count_dfs(region, 0);  // counting only: share the counts of equal subproblems
+            if (aborted_) res_.count = counted_;
+        } else {
+            dfs(region, 0);
+        }
         res_.exhausted = !aborted_ && !(done_ && !opt_.all_solutions);
     }
 
@@ -115,7 +132,108 @@ private:
         if (!opt_.all_solutions) done_ = true;
     }
 
-    void dfs(const Bitboard& R) {
+    // Every piece still to place must fit somewhere in R (witness placements cached per depth).
+    bool pieces_fit(const Bitboard& R, int depth) {
+        std::uint16_t* w = &wit_[static_cast<std::size_t>(depth) * kNumPieces];
+        const std::uint16_t* parent = depth > 0 ? w - kNumPieces : nullptr;
+        for (int p = 0; p < kNumPieces; ++p) {
+            if (counts_[p] <= 0) continue;
+            std::uint16_t cand = parent ? parent[p] : kNoWitness;
+            if (cand == kNoWitness || (t_.cells_mask(cand) - R).any()) {
+                cand = kNoWitness;
+                for (auto id : by_piece_[p])
+                    if ((t_.cells_mask(id) - R).none()) {
+                        cand = id;
+                        break;
+                    }
+                if (cand == kNoWitness) return false;
+            }
+            w[p] = cand;
+        }
+        return true;
+    }
+
+    // The most constrained uncovered cell by geometry: fewest uncovered edge neighbours, then lowest.
+    int choose_cell(const Bitboard& R) const {
+        int best = -1, best_free = 4;
+        for (int w = 0; w < Bitboard::kWords; ++w) {
+            std::uint64_t bits = R.w[w];
+            while (bits) {
+                const int c = w * 64 + std::countr_zero(bits);
+                bits &= bits - 1;
+                const int* e = &nb_[c * 3];
+                int f = 0;
+                for (int i = 0; i < 3; ++i) f += e[i] >= 0 && R.test(e[i]);
+                if (f < best_free) {
+                    best_free = f;
+                    best = c;
+                    if (f <= 1) return best;
+                }
+            }
+        }
+        return best;
+    }
+
+    struct Key {
+        std::uint64_t a, b;
+        bool operator==(const Key& o) const { return a == o.a && b == o.b; }
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
+    };
+
+    Key key_of(const Bitboard& R) const {
+        std::uint64_t a = 0x243F6A8885A308D3ull, b = 0x13198A2E03707344ull;
+        auto mixin = [&](std::uint64_t v) {
+            a = (a ^ v) * 0x100000001B3ull;
+            a ^= a >> 29;
+            b = (b + v) * 0xBF58476D1CE4E5B9ull;
+            b ^= b >> 31;
+        };
+        for (int w = 0; w < Bitboard::kWords; ++w) mixin(R.w[w]);
+        for (int p = 0; p < kNumPieces; ++p) mixin(static_cast<std::uint64_t>(counts_[p]) << 8 | static_cast<std::uint64_t>(p));
+        return {a, b};
+    }
+
+    // Number of ways to cover R with the pieces left; equal subproblems are counted once.
+    long long count_dfs(const Bitboard& R, int depth) {
+        if (done_) return 0;
+        if ((++res_.nodes & 4095) == 0) {
+            if ((stop_ && stop_->load()) ||
+                (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit)) {
+                aborted_ = done_ = true;
+                return 0;
+            }
+        }
+        if (R.none()) {
+            ++counted_;
+            return 1;
+        }
+        const Key k = key_of(R);
+        if (auto it = memo_.find(k); it != memo_.end()) {
+            counted_ += it->second;
+            return it->second;
+        }
+        long long total = 0;
+        if (pieces_fit(R, depth)) {
+            const int e = choose_cell(R);
+            for (auto id : by_cell_[e]) {
+                const Placement& pl = t_.placement(id);
+                if (counts_[pl.piece] <= 0) continue;
+                const Bitboard& cm = t_.cells_mask(id);
+                if ((cm - R).any()) continue;
+                const Bitboard next = R - cm;
+                --counts_[pl.piece];
+                if (!isolates_cell(next, id)) total += count_dfs(next, depth + 1);
+                ++counts_[pl.piece];
+                if (done_) return total;
+            }
+        }
+        if (memo_.size() < (1u << 23)) memo_.emplace(k, total);
+        return total;
+    }
+
+    void dfs(const Bitboard& R, int depth) {
         if (done_) return;
         if ((++res_.nodes & 4095) == 0) {
             if ((stop_ && stop_->load()) ||
@@ -124,17 +242,13 @@ private:
                 return;
             }
         }
-        int e = -1;
-        for (int w = 0; w < Bitboard::kWords; ++w)
-            if (R.w[w]) {
-                e = w * 64 + std::countr_zero(R.w[w]);
-                break;
-            }
-        if (e < 0) {
+        if (R.none()) {
             record();
             return;
         }
-        for (auto id : by_first_[e]) {
+        if (!pieces_fit(R, depth)) return;
+        const int e = choose_cell(R);
+        for (auto id : by_cell_[e]) {
             const Placement& pl = t_.placement(id);
             if (counts_[pl.piece] <= 0) continue;
             const Bitboard& cm = t_.cells_mask(id);
@@ -143,7 +257,7 @@ private:
             --counts_[pl.piece];
             if (!isolates_cell(next, id)) {
                 path_.push_back(id);
-                dfs(next);
+                dfs(next, depth + 1);
                 path_.pop_back();
             }
             ++counts_[pl.piece];
@@ -157,11 +271,17 @@ private:
     const std::atomic<bool>* stop_;
     PatternResult& res_;
     const std::vector<std::vector<int>>& syms_;
-    std::vector<std::vector<std::uint16_t>> by_first_;
+    static constexpr std::uint16_t kNoWitness = 0xFFFF;
+    std::vector<std::vector<std::uint16_t>> by_cell_;
+    std::array<std::vector<std::uint16_t>, kNumPieces> by_piece_;
+    std::vector<int> nb_;
+    std::vector<std::uint16_t> wit_;
     Bitboard coverable_;
     int sizes_[kNumPieces] = {};
     std::vector<int> path_;
     std::set<std::vector<std::uint16_t>> keys_;
+    std::unordered_map<Key, long long, KeyHash> memo_;
+    long long counted_ = 0;  // solutions counted so far (a lower bound when stopped early)
     bool done_ = false, aborted_ = false;
     Clock::time_point t0_;
 };

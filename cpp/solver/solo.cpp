@@ -364,6 +364,12 @@ SoloSearch::~SoloSearch() {
 
 void SoloSearch::start() {
     shared_->t0 = Clock::now();
+    // A colour that must still place pieces but has no legal move can never complete: no search.
+    const Position& p = shared_->start;
+    for (int c = 0; c < kNumColours; ++c) {
+        const bool active = p.in_play(c) && (!shared_->opt.colours || (shared_->opt.colours >> c & 1));
+        if (active && p.pieces_left(c) && !p.has_move(c)) return;
+    }
     for (int i = 0; i < shared_->opt.threads; ++i) {
         threads_.emplace_back([this, i] {
             Worker w(*shared_, i);
