@@ -25,9 +25,10 @@ def _rect(w: int, h: int) -> str:
 PUZZLES = [
     ("4x9 six hexiamonds", _rect(9, 4), ["I6", "L6", "V", "S", "P6", "F"]),
     ("3x14 seven pieces", _rect(14, 3), ["I6", "L6", "V", "S", "P6", "F", "W"]),
+    ("hexagon of side 2", "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", ["V", "P6", "F", "A6"]),
     ("2x19 five to one", _rect(19, 2), ["I5", "L5", "C5", "P5", "I4", "C4", "A4", "I3", "2", "1"]),
 ]
-QUICK = 2
+QUICK = 3
 
 
 def exact_cover_matrix(region, pieces, side: int = 9) -> np.ndarray:
@@ -52,6 +53,19 @@ def exact_cover_matrix(region, pieces, side: int = 9) -> np.ndarray:
     return np.array(rows, dtype=np.int32)
 
 
+def _best_of(f, repeats: int = 3):
+    """(result, seconds): the fastest of a few runs (one run when it takes over a second)."""
+    best = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = f()
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+        if dt > 1.0:
+            break
+    return out, best
+
+
 def run(quick: bool = False) -> list:
     try:
         import exact_cover
@@ -66,20 +80,16 @@ def run(quick: bool = False) -> list:
     rows = []
     for name, picture, pieces in PUZZLES[:QUICK] if quick else PUZZLES:
         region = tf.parse_region(picture)
-        t0 = time.perf_counter()
-        r = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0, time_limit=600)
-        ours = time.perf_counter() - t0
+        r, ours = _best_of(lambda: tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0,
+                                                    time_limit=600))
         entry = dict(puzzle=name, cells=len(region), solutions=r.count, trigon_fast_s=ours)
         m = exact_cover_matrix(region, pieces)
         if exact_cover is not None:
-            t0 = time.perf_counter()
-            n = int(exact_cover.get_solution_count(m.astype(exact_cover.wrapper.DTYPE_FOR_ARRAY)))
-            entry["exact_cover_s"] = time.perf_counter() - t0
+            mm = m.astype(exact_cover.wrapper.DTYPE_FOR_ARRAY)
+            n, entry["exact_cover_s"] = _best_of(lambda: int(exact_cover.get_solution_count(mm)))
             assert n == r.count, (name, n, r.count)
         if xcover is not None:
-            t0 = time.perf_counter()
-            n = sum(1 for _ in xcover.covers_bool(m))
-            entry["xcover_s"] = time.perf_counter() - t0
+            n, entry["xcover_s"] = _best_of(lambda: sum(1 for _ in xcover.covers_bool(m)))
             assert n == r.count, (name, n, r.count)
         rows.append(entry)
         parts = [f"{name:22s} {len(region)} cells  {r.count} solutions  trigon_fast {ours:.3f} s "

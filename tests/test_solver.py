@@ -272,3 +272,21 @@ def test_checker_rejects_broken_layouts():
         check_layout(tf.Variant.SOLO, [(c, m) for c, m in moves if m != yellow_move] + [(tf.Colour.BLUE, yellow_move)])
     with pytest.raises(AssertionError):  # a tight standard packing breaks the alternate rule
         check_layout(tf.Variant.SOLO.with_alternate_rule(), moves)
+
+
+def test_pieces_that_cannot_fit_give_the_best_partial_game():
+    v = tf.Variant.solo(side=8, colours=[0, 1, 2, 3])  # 440 triangles of pieces, 384 cells
+    sol = tf.solve_solo(v, seed=0, time_limit=0.5)
+    assert not sol.complete
+    assert_valid(sol, v)
+    assert sol.stats.best_placed > 300
+    assert sol.unplaced_triangles >= 440 - 384
+
+
+def test_stuck_colour_returns_at_once():
+    g = tf.random_game(seed=5)
+    for _ in range(3):
+        g.undo()
+    sol = tf.solve_solo(game=g, time_limit=30)
+    assert not sol.complete and sol.stats.seconds < 5
+    assert_valid(sol, g.variant, g)

@@ -95,6 +95,7 @@ public:
         start_area_ = 0;
         for (int c = 0; c < kNumColours; ++c)
             if (active_ >> c & 1) start_area_ += area_of(sh.start.pieces_left(c));
+        area_fits_ = start_area_ <= (geo_.all_cells() - sh.start.occupied_all()).count();
     }
 
     void run() {
@@ -274,7 +275,8 @@ private:
         int dead_count = 0;
         const int wasted = waste_bound(P, fr, &dead_count);
         const Bitboard empty = geo_.all_cells() - P.occupied_all();
-        const int budget = empty.count() - (start_area_ - placed_);
+        // When the pieces cannot all fit at all, drop the bound and just place as much as possible.
+        const int budget = area_fits_ ? empty.count() - (start_area_ - placed_) : 1 << 20;
         if (wasted > budget) return false;
 
         Bitboard free_others;
@@ -339,6 +341,7 @@ private:
     std::array<int, kNumColours> order_{};
     int active_ = 0;
     int start_area_ = 0;
+    bool area_fits_ = true;
     int placed_ = 0;
     int best_local_ = 0;
     long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
