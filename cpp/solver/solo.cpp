@@ -12,23 +12,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kTriangle = kNumPieces - 1;
-#ifndef W_DEAD
-#define W_DEAD 120
-#define W_EXP 20
-#define W_NOISE 10
-#define W_BRANCH 8
-#define W_LIM0 4000
-#define W_LIM1 400
-#endif
-#ifndef W_PREFIX
-#define W_PREFIX 50
-#endif
-#ifndef W_CUT0
-#define W_CUT0 40
-#endif
-#ifndef W_FLOOD
-#define W_FLOOD 0
-#endif
+// Move ordering, tuned on the standard and alternate puzzles (bench/bench_solver.py): pieces
+// largest first; among equals, fewest cells made useless to everyone, then the snuggest fit
+// (fewest empty edge neighbours), with a little noise so that restarts differ.
+constexpr int kScorePerTriangle = 1000;
+constexpr int kDeadCellPenalty = 120;
+constexpr int kExposurePenalty = 20;
+constexpr int kNoise = 10;
+constexpr int kBranching = 8;  // best candidates tried per node
+// Restarts: node budget per restart grows with the restart count; many restarts keep a prefix.
+constexpr long long kRestartNodes = 4000;
+constexpr long long kRestartNodesStep = 400;
+constexpr int kPrefixRestartPercent = 50;
+constexpr int kMinPrefix = 40;
 
 std::uint64_t mix(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
@@ -79,15 +75,7 @@ class Worker {
 public:
     Worker(SoloSearch::Shared& sh, int index)
         : sh_(sh), t_(sh.start.table()), geo_(t_.geo()), index_(index), ml_(std::make_unique<MoveList>()) {
-        const int n = geo_.num_cells();
-        nb_.assign(static_cast<std::size_t>(n) * 3, -1);
-        for (int c = 0; c < n; ++c) {
-            const auto& e = geo_.edge_neighbours(c);
-            for (std::size_t i = 0; i < e.size(); ++i) nb_[c * 3 + i] = e[i];
-        }
         stack_.assign(kNumColours * kNumPieces + 2, sh.start);
-        stack_cells_.assign(n, 0);
-        for (int p = 0; p < kNumPieces; ++p) piece_size_[p] = trigon_pieces()[p].size;
         cands_.resize(stack_.size());
         active_ = sh.start.rules().colours;
         if (sh.opt.colours) active_ &= sh.opt.colours;
@@ -103,9 +91,8 @@ public:
         for (long long r = 0; !sh_.stop->load(); ++r) {
             rng_.seed_with(mix(opt.seed * 0x100000001B3ull + static_cast<std::uint64_t>(index_) * 0x9E37ull +
                                static_cast<std::uint64_t>(r)));
-            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : W_LIM0 + W_LIM1 * std::min<long long>(r, 100);
+            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : kRestartNodes + kRestartNodesStep * std::min<long long>(r, 100);
             restart_nodes_ = 0;
-            abort_ = false;
             path_.clear();
             placed_ = 0;
             stack_[0] = sh_.start;
@@ -113,9 +100,9 @@ public:
             // more distinct ones) or of the deepest branch so far, and search the rest afresh.
             const auto& base = !solution_path_.empty() ? solution_path_ : best_path_;
             int cut = 0;
-            if (!base.empty() && static_cast<int>(rng_.below(100)) < (solution_path_.empty() ? W_PREFIX : 90)) {
+            if (!base.empty() && static_cast<int>(rng_.below(100)) < (solution_path_.empty() ? kPrefixRestartPercent : 90)) {
                 const int len = static_cast<int>(base.size());
-                const int lo = solution_path_.empty() ? W_CUT0 : len / 2;
+                const int lo = solution_path_.empty() ? kMinPrefix : len / 2;
                 if (len > lo) cut = lo + static_cast<int>(rng_.below(static_cast<std::uint32_t>(len - lo)));
             }
             for (int i = 0; i < cut; ++i) {
@@ -153,10 +140,10 @@ private:
         return best;
     }
 
-    // Lower bound on cells that must stay empty: cells no colour can still cover, plus, for each
-    // size k, the cells that only pieces of size <= k could still cover (every free region of
-    // every colour around them is that small) beyond the area of such pieces left.
-    int waste_bound(const Position& P, Bitboard* fr, int* dead_count) {
+    // Lower bound on cells that must stay empty: cells no colour can still cover (forbidden to
+    // every colour with pieces left); `fr` gets each colour's free cells. (Counting cells only a
+    // lone triangle could fill as well cost more time than it saved.)
+    int waste_bound(const Position& P, Bitboard* fr) const {
         const Bitboard& all = geo_.all_cells();
         const Bitboard empty = all - P.occupied_all();
         Bitboard any_free;
@@ -166,54 +153,7 @@ private:
             fr[c] = all - P.forbidden(c);
             any_free |= fr[c];
         }
-        const Bitboard dead = empty - any_free;
-        *dead_count = dead.count();
-        if (start_area_ - placed_ > W_FLOOD) return *dead_count;
-        constexpr int kSmall = 5;
-        Bitboard big[kSmall + 1];  // big[k]: cells some colour could cover with a piece larger than k
-        int small_area[kNumColours][kSmall + 1] = {};
-        for (int c = 0; c < kNumColours; ++c) {
-            const std::uint32_t left = P.pieces_left(c);
-            if (!left) continue;
-            int largest = 0;
-            for (std::uint32_t l = left; l; l &= l - 1) {
-                int sz = piece_size_[std::countr_zero(l)];
-                largest = std::max(largest, sz);
-                for (int k = sz; k <= kSmall; ++k) small_area[c][k] += sz;
-            }
-            Bitboard rem = fr[c];
-            while (rem.any()) {
-                int seed = -1;
-                for (int w = 0; w < Bitboard::kWords; ++w)
-                    if (rem.w[w]) { seed = w * 64 + std::countr_zero(rem.w[w]); break; }
-                Bitboard comp;
-                int sp = 0, size = 0;
-                stack_cells_[sp++] = seed;
-                comp.set(seed);
-                while (sp) {
-                    int cell = stack_cells_[--sp];
-                    ++size;
-                    const int* e = &nb_[cell * 3];
-                    for (int i = 0; i < 3; ++i)
-                        if (e[i] >= 0 && rem.test(e[i]) && !comp.test(e[i])) {
-                            comp.set(e[i]);
-                            stack_cells_[sp++] = e[i];
-                        }
-                }
-                rem -= comp;
-                for (int k = 1; k <= kSmall && k < size && k < largest; ++k) big[k] |= comp;
-            }
-        }
-        int extra = 0;
-        for (int k = 1; k <= kSmall; ++k) {
-            const Bitboard only_small = any_free - big[k];
-            if (only_small.none()) continue;
-            int avail = 0;
-            for (int c = 0; c < kNumColours; ++c)
-                if (fr[c].intersects(only_small)) avail += small_area[c][k];
-            extra = std::max(extra, only_small.count() - avail);
-        }
-        return *dead_count + extra;
+        return (empty - any_free).count();
     }
 
     void on_solution() {
@@ -272,12 +212,11 @@ private:
             return true;
         }
         Bitboard fr[kNumColours];
-        int dead_count = 0;
-        const int wasted = waste_bound(P, fr, &dead_count);
+        const int dead_count = waste_bound(P, fr);
         const Bitboard empty = geo_.all_cells() - P.occupied_all();
         // When the pieces cannot all fit at all, drop the bound and just place as much as possible.
         const int budget = area_fits_ ? empty.count() - (start_area_ - placed_) : 1 << 20;
-        if (wasted > budget) return false;
+        if (dead_count > budget) return false;
 
         Bitboard free_others;
         for (int k = 0; k < kNumColours; ++k)
@@ -307,11 +246,12 @@ private:
             const int newly_dead = (blocked - free_others).count();
             if (dead_count + newly_dead > budget) continue;
             const int exposure = (t_.adj_mask(id) & empty).count();
-            int score = 1000 * pl.size - W_DEAD * newly_dead - W_EXP * exposure + static_cast<int>(rng_.below(W_NOISE));
+            int score = kScorePerTriangle * pl.size - kDeadCellPenalty * newly_dead - kExposurePenalty * exposure +
+                        static_cast<int>(rng_.below(kNoise));
             cands.push_back({score, id});
         }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-        const int branch = std::min<int>(static_cast<int>(cands.size()), W_BRANCH);
+        const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
         for (int i = 0; i < branch; ++i) {
             const int id = cands_[d][i].id;
             const int size = t_.placement(id).size;
@@ -332,9 +272,6 @@ private:
     const Geometry& geo_;
     int index_;
     std::unique_ptr<MoveList> ml_;
-    std::vector<int> nb_;
-    std::vector<int> stack_cells_;
-    int piece_size_[kNumPieces] = {};
     std::vector<Position> stack_;
     std::vector<std::vector<Candidate>> cands_;
     std::vector<std::pair<int, int>> path_, best_path_, solution_path_;
@@ -345,7 +282,6 @@ private:
     int placed_ = 0;
     int best_local_ = 0;
     long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
-    bool abort_ = false;
     Rng rng_;
 };
 
