@@ -223,6 +223,7 @@ void Searcher::simulate(Worker& w) {
     if (!pos.is_over()) {
         if (params_.playout == PlayoutKind::Sampled) {
             w.sampled.set_large_piece_bias(params_.playout_large_bias);
+            w.sampled.set_give_up_tries(params_.playout_give_up);
             w.sampled.reset(pos);
             w.sampled.run(w.rng);
             final_pos = &w.sampled.position();
@@ -441,7 +442,7 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     root_pos_ = std::make_unique<Position>(pos);
     tree_params_ = params;
     if ((*store_)[root_].first_child.load() == 0 && !expand(root_, pos, *std::make_unique<MoveList>()))
-        throw std::runtime_error("node budget too small for the root's moves");
+        throw std::invalid_argument("max_nodes is too small for the moves of the root");
     const std::uint32_t nroot = (*store_)[root_].num_children;
     root_stats_.clear();
     for (std::uint32_t i = 0; i < nroot; ++i) root_stats_.push_back(std::make_unique<RootStat>());

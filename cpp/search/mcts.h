@@ -40,6 +40,7 @@ struct Params {
     int expand_threshold = 4;      // a leaf is expanded on its visit number threshold + 1
     PlayoutKind playout = PlayoutKind::Sampled;
     float playout_large_bias = 0.0f;  // sampled playouts: prefer larger pieces (0..1, 0: off)
+    int playout_give_up = 0;  // sampled playouts: a colour is out after this many failed samples (0: exact)
     bool reuse_tree = true;        // keep the subtree of the new position between searches
     long progress_every_simulations = 0;  // 0: off
     double progress_every_seconds = 0;    // 0: off
