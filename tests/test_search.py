@@ -50,7 +50,8 @@ def test_search_plays_only_legal_moves_to_the_end(variant):
     k = 0
     while not game.is_over:
         legal = set(int(i) for i in game.legal_moves.ids)
-        a = tf.analyse(game, simulations=24, seed=k)
+        # Both playout policies: the core's uniform one and the sampled one, move by move.
+        a = tf.analyse(game, simulations=24, seed=k, playout="sampled" if k % 2 else "uniform")
         assert a.best_move.id in legal
         assert a.colour == game.turn
         assert all(m.move.id in legal for m in a.moves)
@@ -244,10 +245,11 @@ def test_modest_search_beats_simple_players(opponent):
 
 
 @pytest.mark.parametrize("variant", [tf.Variant.FOUR_PLAYER.with_alternate_rule(), tf.Variant.THREE_PLAYER], ids=repr)
-def test_uniform_playouts_and_knobs(variant):
+def test_playouts_and_knobs(variant):
     game = random_moves(tf.Game(variant), 20, 4)
-    for opts in (dict(playout="uniform"), dict(use_priors=False, expand_threshold=0),
-                 dict(attach_prior=0.1, playout_large_bias=0.5, playout_give_up=64), dict(max_nodes=5000)):
+    for opts in (dict(playout="sampled"), dict(use_priors=False, expand_threshold=0),
+                 dict(attach_prior=0.1, playout="sampled", playout_large_bias=0.5, playout_give_up=64),
+                 dict(max_nodes=5000)):
         a = tf.analyse(game, simulations=150, seed=3, **opts)
         assert game.check(a.best_move) is None
         assert sum(m.visits for m in a.moves) == 150

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <optional>
 #include <thread>
 
 #include "core/playout.h"
@@ -104,10 +105,14 @@ std::size_t NodeStore::bytes() const { return allocated_chunks_ * kChunkSize * s
 // ---------------------------------------------------------------------------------------------
 
 struct Searcher::Worker {
-    explicit Worker(const Position& root, std::uint64_t seed) : pos(root), rng(seed), uniform(root), sampled(root) {}
+    Worker(const Position& root, std::uint64_t seed, bool with_uniform) : pos(root), rng(seed), sampled(root) {
+        if (with_uniform) uniform.emplace(root);
+    }
     Position pos;
     Rng rng;
-    RandomPlayout uniform;
+    // Built once per search from the root (about a millisecond); each simulation restores the
+    // root's cached move sets and replays the tree moves incrementally.
+    std::optional<RandomPlayout> uniform;
     SampledPlayout sampled;
     MoveList moves;
     std::array<std::uint32_t, kMaxDepth> path{};
@@ -228,9 +233,11 @@ void Searcher::simulate(Worker& w) {
             w.sampled.run(w.rng);
             final_pos = &w.sampled.position();
         } else {
-            w.uniform.reset(pos);
-            w.uniform.run(w.rng);
-            final_pos = &w.uniform.position();
+            RandomPlayout& rp = *w.uniform;
+            rp.reset();
+            for (int d = 0; d < depth; ++d) rp.play(store[w.path[d]].move);
+            rp.run(w.rng);
+            final_pos = &rp.position();
         }
     }
     const Outcome o = outcome_of(*final_pos, params_);
@@ -457,7 +464,8 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
 
     workers_.clear();
     for (int i = 0; i < params.threads; ++i)
-        workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i)));
+        workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i),
+                                                    params.playout == PlayoutKind::Uniform));
     std::mutex done_mutex;
     std::condition_variable done_cv;
     int running = params.threads;

@@ -166,7 +166,7 @@ class Engine:
               "playout_give_up")
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
-                 seed: int = 0, level: Optional[int] = None, playout: str = "sampled", **knobs: Any) -> None:
+                 seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
         unknown = set(knobs) - set(self._KNOBS)
         if unknown:
             raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}")
