@@ -63,6 +63,16 @@ Outcome outcome_of(const Position& pos, const Params& p) {
     return o;
 }
 
+// 1 / sqrt(v + 1), from a table for the visit counts that dominate the selection loop.
+float inv_sqrt_1p(std::uint32_t v) {
+    static const auto table = [] {
+        std::array<float, 4096> t{};
+        for (std::size_t i = 0; i < t.size(); ++i) t[i] = 1.0f / std::sqrt(static_cast<float>(i) + 1.0f);
+        return t;
+    }();
+    return v < table.size() ? table[v] : 1.0f / std::sqrt(static_cast<float>(v) + 1.0f);
+}
+
 template <class T>
 void atomic_add(std::atomic<T>& a, T v) {
     a.fetch_add(v, std::memory_order_relaxed);
@@ -130,7 +140,7 @@ void Searcher::clear() {
 
 // `own_dead`: cells where the mover's new attach points would not count (covered, forbidden to
 // it, or attach points already); `theirs`: the opponents' attach points.
-float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
+TRIGON_CLONES float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
                          const Bitboard& theirs) const {
     if (!params_.use_priors) return 0.5f;
     (void)colour;
@@ -202,17 +212,22 @@ void Searcher::simulate(Worker& w) {
         // UCT over the children for the side of the colour to move; virtual loss: in-flight
         // visits count with value 0 until their result comes back.
         const int n = node.num_children;
-        const float log_n = std::log(static_cast<float>(node.visits.load(std::memory_order_relaxed)) + 1.0f);
+        const float explore = c_explore * std::sqrt(std::log(static_cast<float>(node.visits.load(std::memory_order_relaxed)) + 1.0f));
         float best = -1e30f;
         std::uint32_t best_index = first;
         for (int i = 0; i < n; ++i) {
             const Node& ch = store[first + static_cast<std::uint32_t>(i)];
-            const float v = static_cast<float>(ch.visits.load(std::memory_order_relaxed));
-            const float s = static_cast<float>(ch.value_sum.load(std::memory_order_relaxed)) * (1.0f / kValueScale);
-            const float q = (s + ch.prior * pw) / (v + pw);
-            const float u = c_explore * std::sqrt(log_n / (v + 1.0f));
-            if (q + u > best) {
-                best = q + u;
+            const std::uint32_t v = ch.visits.load(std::memory_order_relaxed);
+            float score;
+            if (v == 0) {
+                score = ch.prior + explore;  // unvisited: the prior, full exploration bonus
+            } else {
+                const float fv = static_cast<float>(v);
+                const float s = static_cast<float>(ch.value_sum.load(std::memory_order_relaxed)) * (1.0f / kValueScale);
+                score = (s + ch.prior * pw) / (fv + pw) + explore * inv_sqrt_1p(v);
+            }
+            if (score > best) {
+                best = score;
                 best_index = first + static_cast<std::uint32_t>(i);
             }
         }
