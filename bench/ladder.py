@@ -42,7 +42,7 @@ def parse_config(text: str) -> dict:
             cfg[key] = value
         elif key in ("use_priors", "reuse_tree"):
             cfg[key] = value.lower() in ("1", "true", "yes", "on")
-        elif key in ("expand_threshold", "max_nodes", "threads", "simulations"):
+        elif key in ("expand_threshold", "max_nodes", "threads", "simulations", "playout_give_up"):
             cfg[key] = int(value)
         else:
             cfg[key] = float(value)

@@ -50,7 +50,8 @@ def test_search_plays_only_legal_moves_to_the_end(variant):
     k = 0
     while not game.is_over:
         legal = set(int(i) for i in game.legal_moves.ids)
-        a = tf.analyse(game, simulations=24, seed=k)
+        # Both playout policies: the core's uniform one and the sampled one, move by move.
+        a = tf.analyse(game, simulations=24, seed=k, playout="sampled" if k % 2 else "uniform")
         assert a.best_move.id in legal
         assert a.colour == game.turn
         assert all(m.move.id in legal for m in a.moves)
@@ -86,6 +87,7 @@ def test_forced_single_move_returns_at_once():
                 # A huge limit: only the forced-move shortcut makes this return.
                 a = tf.analyse(game, simulations=10**9, time=600)
                 assert a.forced and a.simulations == 0
+                assert np.isnan(a.value).all()
                 assert a.best_move.id == int(ids[0])
                 found += 1
                 break
@@ -240,3 +242,15 @@ def test_modest_search_beats_simple_players(opponent):
         margins.append(ours - theirs)
     assert all(m > 0 for m in margins), margins
     assert np.mean(margins) >= 15, margins
+
+
+@pytest.mark.parametrize("variant", [tf.Variant.FOUR_PLAYER.with_alternate_rule(), tf.Variant.THREE_PLAYER], ids=repr)
+def test_playouts_and_knobs(variant):
+    game = random_moves(tf.Game(variant), 20, 4)
+    for opts in (dict(playout="sampled"), dict(use_priors=False, expand_threshold=0),
+                 dict(attach_prior=0.1, playout="sampled", playout_large_bias=0.5, playout_give_up=64),
+                 dict(max_nodes=5000)):
+        a = tf.analyse(game, simulations=150, seed=3, **opts)
+        assert game.check(a.best_move) is None
+        assert sum(m.visits for m in a.moves) == 150
+        assert all(game.check(m) is None for _, m in a.pv[:1])

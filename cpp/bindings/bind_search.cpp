@@ -42,6 +42,7 @@ void bind_search(py::module_& m) {
         .def_readwrite("expand_threshold", &Params::expand_threshold)
         .def_readwrite("playout", &Params::playout)
         .def_readwrite("playout_large_bias", &Params::playout_large_bias)
+        .def_readwrite("playout_give_up", &Params::playout_give_up)
         .def_readwrite("reuse_tree", &Params::reuse_tree)
         .def_readwrite("progress_every_simulations", &Params::progress_every_simulations)
         .def_readwrite("progress_every_seconds", &Params::progress_every_seconds);

@@ -51,7 +51,8 @@ int SampledPlayout::sample(int c, Rng& rng) {
     const std::uint32_t left = pos_.pieces_left(c);
     const int npieces = std::popcount(left);
     if (npoints == 0 || npieces == 0) return kPass;
-    for (int attempt = 0; attempt < kSampleTries; ++attempt) {
+    const int tries = give_up_tries_ > 0 ? give_up_tries_ : kSampleTries;
+    for (int attempt = 0; attempt < tries; ++attempt) {
         const int p = nth_set(points, static_cast<int>(rng.below(static_cast<std::uint32_t>(npoints))));
         int piece = nth_set32(left, static_cast<int>(rng.below(static_cast<std::uint32_t>(npieces))));
         if (large_bias_ > 0 && rng.uniform() < large_bias_) {
@@ -63,7 +64,7 @@ int SampledPlayout::sample(int c, Rng& rng) {
         const int id = range.first[rng.below(static_cast<std::uint32_t>(range.size()))];
         if (pos_.still_legal(c, id)) return id;
     }
-    return -1;  // undecided: the exact list decides
+    return give_up_tries_ > 0 ? kPass : -1;  // -1: undecided, the exact list decides
 }
 
 void SampledPlayout::build_list(int c) {

@@ -24,6 +24,9 @@ public:
     const Position& position() const { return pos_; }
     // Chance (0..1) that a sampled piece is the larger of two random pieces left.
     void set_large_piece_bias(float bias) { large_bias_ = bias; }
+    // Approximate ends: a colour on which `tries` samples in a row fail is out, without the
+    // exact list (cheaper; the colour may lose a few late moves). 0: exact ends.
+    void set_give_up_tries(int tries) { give_up_tries_ = tries; }
 
     // Sampling attempts per turn before the colour switches to an exact list.
     static constexpr int kSampleTries = 24;
@@ -39,6 +42,7 @@ private:
     std::array<std::vector<std::uint16_t>, kNumColours> lists_;
     std::array<bool, kNumColours> exact_{};  // colour uses its exact list
     float large_bias_ = 0;
+    int give_up_tries_ = 0;
 };
 
 }  // namespace trigon::search

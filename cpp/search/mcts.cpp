@@ -5,6 +5,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <optional>
 #include <thread>
 
 #include "core/playout.h"
@@ -62,6 +63,16 @@ Outcome outcome_of(const Position& pos, const Params& p) {
     return o;
 }
 
+// 1 / sqrt(v + 1), from a table for the visit counts that dominate the selection loop.
+float inv_sqrt_1p(std::uint32_t v) {
+    static const auto table = [] {
+        std::array<float, 4096> t{};
+        for (std::size_t i = 0; i < t.size(); ++i) t[i] = 1.0f / std::sqrt(static_cast<float>(i) + 1.0f);
+        return t;
+    }();
+    return v < table.size() ? table[v] : 1.0f / std::sqrt(static_cast<float>(v) + 1.0f);
+}
+
 template <class T>
 void atomic_add(std::atomic<T>& a, T v) {
     a.fetch_add(v, std::memory_order_relaxed);
@@ -104,10 +115,14 @@ std::size_t NodeStore::bytes() const { return allocated_chunks_ * kChunkSize * s
 // ---------------------------------------------------------------------------------------------
 
 struct Searcher::Worker {
-    explicit Worker(const Position& root, std::uint64_t seed) : pos(root), rng(seed), uniform(root), sampled(root) {}
+    Worker(const Position& root, std::uint64_t seed, bool with_uniform) : pos(root), rng(seed), sampled(root) {
+        if (with_uniform) uniform.emplace(root);
+    }
     Position pos;
     Rng rng;
-    RandomPlayout uniform;
+    // Built once per search from the root (about a millisecond); each simulation restores the
+    // root's cached move sets and replays the tree moves incrementally.
+    std::optional<RandomPlayout> uniform;
     SampledPlayout sampled;
     MoveList moves;
     std::array<std::uint32_t, kMaxDepth> path{};
@@ -125,7 +140,7 @@ void Searcher::clear() {
 
 // `own_dead`: cells where the mover's new attach points would not count (covered, forbidden to
 // it, or attach points already); `theirs`: the opponents' attach points.
-float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
+TRIGON_CLONES float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
                          const Bitboard& theirs) const {
     if (!params_.use_priors) return 0.5f;
     (void)colour;
@@ -197,17 +212,22 @@ void Searcher::simulate(Worker& w) {
         // UCT over the children for the side of the colour to move; virtual loss: in-flight
         // visits count with value 0 until their result comes back.
         const int n = node.num_children;
-        const float log_n = std::log(static_cast<float>(node.visits.load(std::memory_order_relaxed)) + 1.0f);
+        const float explore = c_explore * std::sqrt(std::log(static_cast<float>(node.visits.load(std::memory_order_relaxed)) + 1.0f));
         float best = -1e30f;
         std::uint32_t best_index = first;
         for (int i = 0; i < n; ++i) {
             const Node& ch = store[first + static_cast<std::uint32_t>(i)];
-            const float v = static_cast<float>(ch.visits.load(std::memory_order_relaxed));
-            const float s = static_cast<float>(ch.value_sum.load(std::memory_order_relaxed)) * (1.0f / kValueScale);
-            const float q = (s + ch.prior * pw) / (v + pw);
-            const float u = c_explore * std::sqrt(log_n / (v + 1.0f));
-            if (q + u > best) {
-                best = q + u;
+            const std::uint32_t v = ch.visits.load(std::memory_order_relaxed);
+            float score;
+            if (v == 0) {
+                score = ch.prior + explore;  // unvisited: the prior, full exploration bonus
+            } else {
+                const float fv = static_cast<float>(v);
+                const float s = static_cast<float>(ch.value_sum.load(std::memory_order_relaxed)) * (1.0f / kValueScale);
+                score = (s + ch.prior * pw) / (fv + pw) + explore * inv_sqrt_1p(v);
+            }
+            if (score > best) {
+                best = score;
                 best_index = first + static_cast<std::uint32_t>(i);
             }
         }
@@ -223,13 +243,16 @@ void Searcher::simulate(Worker& w) {
     if (!pos.is_over()) {
         if (params_.playout == PlayoutKind::Sampled) {
             w.sampled.set_large_piece_bias(params_.playout_large_bias);
+            w.sampled.set_give_up_tries(params_.playout_give_up);
             w.sampled.reset(pos);
             w.sampled.run(w.rng);
             final_pos = &w.sampled.position();
         } else {
-            w.uniform.reset(pos);
-            w.uniform.run(w.rng);
-            final_pos = &w.uniform.position();
+            RandomPlayout& rp = *w.uniform;
+            rp.reset();
+            for (int d = 0; d < depth; ++d) rp.play(store[w.path[d]].move);
+            rp.run(w.rng);
+            final_pos = &rp.position();
         }
     }
     const Outcome o = outcome_of(*final_pos, params_);
@@ -441,7 +464,7 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     root_pos_ = std::make_unique<Position>(pos);
     tree_params_ = params;
     if ((*store_)[root_].first_child.load() == 0 && !expand(root_, pos, *std::make_unique<MoveList>()))
-        throw std::runtime_error("node budget too small for the root's moves");
+        throw std::invalid_argument("max_nodes is too small for the moves of the root");
     const std::uint32_t nroot = (*store_)[root_].num_children;
     root_stats_.clear();
     for (std::uint32_t i = 0; i < nroot; ++i) root_stats_.push_back(std::make_unique<RootStat>());
@@ -456,7 +479,8 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
 
     workers_.clear();
     for (int i = 0; i < params.threads; ++i)
-        workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i)));
+        workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i),
+                                                    params.playout == PlayoutKind::Uniform));
     std::mutex done_mutex;
     std::condition_variable done_cv;
     int running = params.threads;

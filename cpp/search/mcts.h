@@ -18,8 +18,8 @@
 namespace trigon::search {
 
 enum class PlayoutKind : std::uint8_t {
-    Uniform,  // the core's RandomPlayout: uniform among all legal moves
-    Sampled,  // SampledPlayout: random attach point, piece and placement (much cheaper)
+    Uniform,  // the core's RandomPlayout: uniform among all legal moves (incremental move sets)
+    Sampled,  // SampledPlayout: random attach point, piece and placement
 };
 
 struct Params {
@@ -38,8 +38,9 @@ struct Params {
     float block_prior = 0.05f;     // prior bonus for covering opponents' attach points (0: off)
     float score_weight = 0.05f;    // share of the value taken by the score margin
     int expand_threshold = 4;      // a leaf is expanded on its visit number threshold + 1
-    PlayoutKind playout = PlayoutKind::Sampled;
+    PlayoutKind playout = PlayoutKind::Uniform;  // sampled: no measured gain over it
     float playout_large_bias = 0.0f;  // sampled playouts: prefer larger pieces (0..1, 0: off)
+    int playout_give_up = 0;  // sampled playouts: a colour is out after this many failed samples (0: exact)
     bool reuse_tree = true;        // keep the subtree of the new position between searches
     long progress_every_simulations = 0;  // 0: off
     double progress_every_seconds = 0;    // 0: off

@@ -60,8 +60,9 @@ class MoveAnalysis:
 
 @dataclass
 class Analysis:
-    """Result of a search. ``value`` and ``expected_score`` are per colour (index 0..3; colours
-    not in the game hold NaN); ``moves`` are the searched root moves, most visited first."""
+    """Result of a search. ``value`` (0..1) and ``expected_score`` are per colour (index 0..3;
+    colours not in the game, and every colour after a forced move, hold NaN); ``moves`` are the
+    searched root moves, most visited first; ``pv`` the principal variation."""
 
     colour: Colour
     best_move: Move
@@ -124,10 +125,14 @@ def _sides(game) -> List[int]:
 def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Analysis:
     mask = np.array(in_play, dtype=bool)
 
-    def per_colour(values) -> np.ndarray:
+    def per_colour(values, known=True) -> np.ndarray:
         a = np.array(values, dtype=np.float64)
         a[~mask] = np.nan
+        if not known:
+            a[:] = np.nan
         return a
+
+    searched = raw.simulations > 0  # a forced move is returned without simulations
 
     moves = [
         MoveAnalysis(Move.from_id(m.move, side), int(m.visits), float(m.value), float(m.prior),
@@ -139,8 +144,8 @@ def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Anal
         best_move=Move.from_id(raw.best_move, side),
         moves=moves,
         pv=[(Colour(c), Move.from_id(m, side)) for c, m in zip(raw.pv_colours, raw.pv)],
-        value=per_colour(raw.value),
-        expected_score=per_colour(raw.expected_score),
+        value=per_colour(raw.value, searched),
+        expected_score=per_colour(raw.expected_score, searched),
         simulations=int(raw.simulations),
         seconds=float(raw.seconds),
         nodes=int(raw.nodes),
@@ -157,10 +162,11 @@ class Engine:
     module functions and override the defaults."""
 
     _KNOBS = ("exploration", "prior_weight", "use_priors", "attach_prior", "block_prior", "score_weight",
-              "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias")
+              "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias",
+              "playout_give_up")
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
-                 seed: int = 0, level: Optional[int] = None, playout: str = "sampled", **knobs: Any) -> None:
+                 seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
         unknown = set(knobs) - set(self._KNOBS)
         if unknown:
             raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}")
