@@ -238,3 +238,30 @@ def test_can_place_all_limit_gives_not_proven():
     r = tf.can_place_all(g, time_limit=10, node_limit=50, heuristic=False)
     assert r.answer is None and not r.proven
     assert tf.can_place_all(g, time_limit=10).answer is True  # the guided search finds a witness
+
+
+def _macmahon(a, b, c):
+    """Lozenge tilings of a hexagon with sides a, b, c (MacMahon's formula)."""
+    from fractions import Fraction
+    n = Fraction(1)
+    for i in range(1, a + 1):
+        for j in range(1, b + 1):
+            for k in range(1, c + 1):
+                n *= Fraction(i + j + k - 1, i + j + k - 2)
+    return int(n)
+
+
+@pytest.mark.parametrize("side", [2, 3])
+def test_lozenge_tilings_of_a_hexagon_match_macmahon(side):
+    rows = [2 * side + 1 + 2 * i for i in range(side)]
+    widths = rows + rows[::-1]
+    lead = [2 * side - 2 - i for i in range(side)]
+    leads = lead + lead[::-1]
+    picture = "\n".join(" " * s + "x" * w for s, w in zip(leads, widths))
+    region = tf.parse_region(picture)
+    assert len(region) == 6 * side * side
+    expected = _macmahon(side, side, side)
+    counted = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=0)
+    assert counted.exhausted and counted.count == expected
+    listed = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=10**6)
+    assert listed.count == expected and len({frozenset(m.id for m in s) for s in listed.solutions}) == expected

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
-#include <unordered_map>
 #include <stdexcept>
 
 namespace trigon::solver {
@@ -73,7 +72,10 @@ public:
                 }
             }
         });
-        for (int p = 0; p < kNumPieces; ++p) sizes_[p] = trigon_pieces()[p].size;
+        for (int p = 0; p < kNumPieces; ++p) {
+            sizes_[p] = trigon_pieces()[p].size;
+            piece_key_[p] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(2 * p + 1) ^ 0xD1B54A32D192ED03ull;
+        }
         t0_ = Clock::now();
     }
 
@@ -174,25 +176,49 @@ private:
         return best;
     }
 
-    struct Key {
-        std::uint64_t a, b;
-        bool operator==(const Key& o) const { return a == o.a && b == o.b; }
+    // Memo of subproblem counts: open addressing on a 128-bit key (uncovered cells + pieces left).
+    struct MemoEntry {
+        std::uint64_t a = 0, b = 0;  // b == 0: empty slot
+        long long count = 0;
     };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
-    };
+    static constexpr std::size_t kMaxMemoSlots = std::size_t{1} << 22;
 
-    Key key_of(const Bitboard& R) const {
-        std::uint64_t a = 0x243F6A8885A308D3ull, b = 0x13198A2E03707344ull;
-        auto mixin = [&](std::uint64_t v) {
-            a = (a ^ v) * 0x100000001B3ull;
+    void key_of(const Bitboard& R, std::uint64_t& a, std::uint64_t& b) const {
+        a = pieces_hash_;
+        b = 0x13198A2E03707344ull;
+        for (int w = 0; w < Bitboard::kWords; ++w) {
+            a = (a ^ R.w[w]) * 0x100000001B3ull;
             a ^= a >> 29;
-            b = (b + v) * 0xBF58476D1CE4E5B9ull;
+            b = (b + R.w[w]) * 0xBF58476D1CE4E5B9ull;
             b ^= b >> 31;
-        };
-        for (int w = 0; w < Bitboard::kWords; ++w) mixin(R.w[w]);
-        for (int p = 0; p < kNumPieces; ++p) mixin(static_cast<std::uint64_t>(counts_[p]) << 8 | static_cast<std::uint64_t>(p));
-        return {a, b};
+        }
+        b |= 1;
+    }
+
+    MemoEntry* memo_slot(std::uint64_t a, std::uint64_t b) {
+        const std::size_t mask = memo_.size() - 1;
+        std::size_t i = static_cast<std::size_t>(a) & mask;
+        for (int probe = 0; probe < 8; ++probe, i = (i + 1) & mask)
+            if (memo_[i].b == 0 || (memo_[i].a == a && memo_[i].b == b)) return &memo_[i];
+        return nullptr;  // neighbourhood full: just don't memoise this one
+    }
+
+    void memo_store(std::uint64_t a, std::uint64_t b, long long count) {
+        if (2 * (memo_used_ + 1) > memo_.size() && memo_.size() < kMaxMemoSlots) {
+            std::vector<MemoEntry> old(memo_.size() * 4);
+            old.swap(memo_);
+            memo_used_ = 0;
+            for (const auto& e : old)
+                if (e.b)
+                    if (MemoEntry* s = memo_slot(e.a, e.b); s && s->b == 0) {
+                        *s = e;
+                        ++memo_used_;
+                    }
+        }
+        if (MemoEntry* s = memo_slot(a, b)) {
+            if (s->b == 0) ++memo_used_;
+            *s = {a, b, count};
+        }
     }
 
     // Number of ways to cover R with the pieces left; equal subproblems are counted once.
@@ -209,10 +235,12 @@ private:
             ++counted_;
             return 1;
         }
-        const Key k = key_of(R);
-        if (auto it = memo_.find(k); it != memo_.end()) {
-            counted_ += it->second;
-            return it->second;
+        std::uint64_t ka, kb;
+        key_of(R, ka, kb);
+        MemoEntry* slot = memo_slot(ka, kb);
+        if (slot && slot->b == kb) {
+            counted_ += slot->count;
+            return slot->count;
         }
         long long total = 0;
         if (pieces_fit(R, depth)) {
@@ -224,12 +252,14 @@ private:
                 if ((cm - R).any()) continue;
                 const Bitboard next = R - cm;
                 --counts_[pl.piece];
+                pieces_hash_ += piece_key_[pl.piece];
                 if (!isolates_cell(next, id)) total += count_dfs(next, depth + 1);
+                pieces_hash_ -= piece_key_[pl.piece];
                 ++counts_[pl.piece];
                 if (done_) return total;
             }
         }
-        if (memo_.size() < (1u << 23)) memo_.emplace(k, total);
+        if (!done_) memo_store(ka, kb, total);
         return total;
     }
 
@@ -280,7 +310,10 @@ private:
     int sizes_[kNumPieces] = {};
     std::vector<int> path_;
     std::set<std::vector<std::uint16_t>> keys_;
-    std::unordered_map<Key, long long, KeyHash> memo_;
+    std::vector<MemoEntry> memo_ = std::vector<MemoEntry>(1024);
+    std::size_t memo_used_ = 0;
+    std::uint64_t pieces_hash_ = 0x243F6A8885A308D3ull;  // changes by piece_key_[p] per copy of p used
+    std::uint64_t piece_key_[kNumPieces] = {};
     long long counted_ = 0;  // solutions counted so far (a lower bound when stopped early)
     bool done_ = false, aborted_ = false;
     Clock::time_point t0_;
