@@ -66,8 +66,10 @@ def headline() -> dict:
         out["env_random_games_per_wall_s"] = round(env["games_per_wall_s"])
         out["env_mask_sample_games_per_s"] = round(env_random_games(100, policy="mask_sample")["games_per_cpu_s"])
     b1 = batch_random_games(20000, threads=1)
+    core = tf.random_games_stats(tf.Variant.FOUR_PLAYER, games=20000, seed=1)  # the core's playout loop
     out["batch_random_games_per_s"] = round(b1["games_per_cpu_s"])
     out["batch_random_games_per_wall_s_1thread"] = round(b1["games_per_wall_s"])
+    out["batch_over_core_playout_rate"] = round(b1["games_per_wall_s"] / (core["games"] / core["seconds"]), 2)
     out["batch_random_games_per_wall_s_all_threads"] = round(batch_random_games(20000, threads=0)["games_per_wall_s"])
     out["batch_greedy_games_per_s"] = round(batch_random_games(5000, threads=1, policy="greedy")["games_per_cpu_s"])
     return out

@@ -181,7 +181,12 @@ def test_solver_and_records_parts_say_when_missing(tmp_path):
     else:
         s = self_play(games=4, path=tmp_path / "x.jsonl", blksgf_dir=tmp_path / "sgf", games_per_task=2,
                       progress=False, executor=cf.ThreadPoolExecutor(1))
-        assert s.ok and sorted(os.listdir(tmp_path / "sgf")) == ["task_00000.blksgf", "task_00001.blksgf"]
+        files = sorted(os.listdir(tmp_path / "sgf"))
+        assert s.ok and files == ["task_00000.blksgf", "task_00001.blksgf"]
+        a = analyse([tmp_path / "sgf" / f for f in files], tmp_path / "a.jsonl", progress=False,
+                    executor=cf.ThreadPoolExecutor(2))
+        direct = play_games(games=4, seed=0)
+        assert a.ok and [r["length"] for r in read_results(a.path)] == [int(n) for n in direct.lengths]
 
 
 def test_dask_local_cluster_gives_the_local_pool_results(tmp_path):

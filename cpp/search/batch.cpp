@@ -80,7 +80,13 @@ void play_game(const Position& start, RandomPlayout& po, const BatchConfig& cfg,
         switch (cfg.policy) {
             case Policy::Random: id = po.random_move(rng); break;
             case Policy::Greedy: id = greedy_move(po, rng, buffer); break;
-            default: id = search(po.position(), cfg.level, rng); break;
+            default:
+                id = search(po.position(), cfg.level, rng);
+                // A bad id would corrupt the playout's move sets: refuse it loudly.
+                if (id < 0 || id >= po.position().table().num_placements() ||
+                    po.position().check(c, id) != Illegal::None)
+                    throw std::logic_error("the search chose an illegal move");
+                break;
         }
         po.play(id);
         out.moves[row + k] = static_cast<std::int16_t>(id);

@@ -408,4 +408,6 @@ def read_results(path: PathLike, key: Optional[str] = None) -> List[dict]:
         rows = [json.loads(line) for line in f if line.strip()]
     if key is None:
         key = "game" if rows and "game" in rows[0] else "task"
+    if key == "task":  # stable: lines of one task keep their written (file) order
+        return sorted(rows, key=lambda r: r["task"])
     return sorted(rows, key=lambda r: (r[key], r.get("source", "")))
