@@ -206,3 +206,20 @@ def test_module_docstring():
 
     res = doctest.testmod(env_module, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_render_rgb_through_the_svg_renderer():
+    import importlib.util
+
+    if importlib.util.find_spec("trigon_fast.render") is None:
+        with pytest.raises(ValueError, match="trigon_fast.render"):
+            TrigonEnv(render_mode="rgb_array")
+        return
+    pytest.importorskip("cairosvg")
+    pytest.importorskip("PIL")
+    e = TrigonEnv(render_mode="rgb_array")
+    before = e.render()
+    e.step(int(e.legal_actions()[0]))
+    after = e.render()
+    assert after.ndim == 3 and after.shape[2] == 3 and after.dtype == np.uint8
+    assert before.shape == after.shape and (before != after).any()
