@@ -223,3 +223,23 @@ def test_render_rgb_through_the_svg_renderer():
     after = e.render()
     assert after.ndim == 3 and after.shape[2] == 3 and after.dtype == np.uint8
     assert before.shape == after.shape and (before != after).any()
+
+
+def test_reset_to_a_started_game_and_back():
+    full = tf.random_game(tf.Variant.TEAMS, seed=21)
+    start = tf.Game(tf.Variant.TEAMS)
+    for _, m in full.history[:25]:
+        start.play(m)
+    e = TrigonEnv(tf.Variant.TEAMS)
+    e.reset(options={"start": start})
+    assert e.agent_selection == agent_name(start.turn)
+    assert np.array_equal(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]), np.sort(start.legal_moves.ids))
+    e.play_moves([m.id for _, m in full.history[25:]])
+    assert all(e.terminations.values())
+    assert e.game().history == full.history and len(e.moves) == len(full.history) - 25
+    e.reset()
+    assert e.agent_selection == "blue_0" and len(e.legal_actions()) == 2478 and e.game().history == []
+    with pytest.raises(ValueError, match="start"):
+        e.reset(options={"start": tf.Game(tf.Variant.FOUR_PLAYER)})
+    with pytest.raises(tf.GameOverError):
+        e.reset(options={"start": full})

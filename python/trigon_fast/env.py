@@ -129,6 +129,7 @@ class TrigonEnv(AECEnv):
                                    for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: gymnasium.spaces.Discrete(self._num_placements) for a in self.possible_agents}
         self._moves: List[int] = []
+        self._start_game: Optional[Game] = None
         self.reset()
 
     # -- spaces --------------------------------------------------------------------------------
@@ -140,11 +141,25 @@ class TrigonEnv(AECEnv):
 
     # -- AEC API -------------------------------------------------------------------------------
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Back to the empty board, or with ``options={"start": game}`` to a :class:`Game`'s
+        position (same variant, not over; e.g. openings for training, or analysis)."""
         # The rules are deterministic: a seed only seeds the action spaces' sampling.
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
-        self._state.reset()
+        start = (options or {}).get("start")
+        if start is not None:
+            if not isinstance(start, Game) or start.variant != self.variant:
+                raise TrigonError(f"options['start'] must be a Game of {self.variant!r}")
+            if start.is_over:
+                raise GameOverError("options['start'] is a finished game")
+            self._start_game = start.copy()
+            self._state.reset_to(start.position)
+        elif self._start_game is not None:
+            self._start_game = None
+            self._state.reset_to(self._start)
+        else:
+            self._state.reset()  # cached move sets of the empty board: no rebuild
         self._moves = []
         self._legal_cache = (-1, None, None)
         self.agents = list(self.possible_agents)
@@ -206,7 +221,7 @@ class TrigonEnv(AECEnv):
     # -- extras --------------------------------------------------------------------------------
     @property
     def moves(self) -> List[int]:
-        """Placement ids played so far, in order."""
+        """Placement ids played since the reset, in order."""
         return list(self._moves)
 
     @property
@@ -224,7 +239,7 @@ class TrigonEnv(AECEnv):
 
     def game(self) -> Game:
         """The game so far as a :class:`trigon_fast.Game` (history, undo, diagrams, records)."""
-        g = Game(self.variant)
+        g = self._start_game.copy() if self._start_game is not None else Game(self.variant)
         for pid in self._moves:
             g.play(pid)
         return g
