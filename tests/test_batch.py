@@ -64,6 +64,18 @@ def test_greedy_games_are_legal_largest_first_and_thread_independent():
     assert gr.scores.mean() > r.scores.mean()
 
 
+def test_search_policy_games_are_legal_and_thread_independent():
+    v = tf.Variant.TWO_PLAYER
+    b1 = play_games(v, games=2, seed=3, policy="search", level=1, threads=1)
+    b2 = play_games(v, games=2, seed=3, policy="search", level=1, threads=2)
+    assert np.array_equal(b1.moves, b2.moves) and np.array_equal(b1.scores, b2.scores)
+    for i in range(2):
+        g = b1.game(i)  # replays with the rules checked
+        assert g.is_over and [g.score(c) for c in range(4)] == [int(s) for s in b1.scores[i]]
+    # The search differs from a random game of the same seed.
+    assert not np.array_equal(b1.moves, play_games(v, games=2, seed=3).moves)
+
+
 def test_observations_match_the_position_before_each_move():
     v = tf.Variant.TWO_PLAYER
     b = play_games(v, games=2, seed=9, observations=True, threads=2)
@@ -88,8 +100,8 @@ def test_batch_from_a_started_game_and_bad_arguments():
     assert b.game(0).is_over
     with pytest.raises(BatchError, match="policy"):
         play_games(games=1, policy="clever")
-    with pytest.raises(ValueError, match="search layer"):
-        play_games(games=1, policy="search")
+    with pytest.raises(ValueError, match="level"):
+        play_games(games=1, policy="search", level=10)
     with pytest.raises(ValueError, match="threads"):
         _core.play_games(tf.Game().position, 1, 0, "random", -1)
 

@@ -30,7 +30,7 @@ void bind_batch(py::module_& m) {
     m.attr("PLANE_CHANNELS") = kPlaneChannels;
 
     m.def("play_games", [](const Position& start, long games, std::uint64_t seed, const std::string& policy,
-                           int threads, bool observations, int level) {
+                           int threads, bool observations, int level, const std::vector<int>& sides) {
         if (games < 0) throw py::value_error("games must be >= 0");
         if (threads < 0) throw py::value_error("threads must be >= 0 (0: one per hardware thread)");
         BatchConfig cfg;
@@ -39,8 +39,13 @@ void bind_batch(py::module_& m) {
         cfg.games = games;
         cfg.seed = seed;
         cfg.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-        if (cfg.policy == Policy::Search && !has_search_chooser())
-            throw py::value_error("policy 'search' needs the search layer, which is not built into this module yet");
+        if (cfg.policy == Policy::Search && (level < 1 || level > 9))
+            throw py::value_error("level must be 1..9 for the search policy");
+        if (sides.size() != kNumColours) throw py::value_error("sides needs 4 entries (side of each colour)");
+        for (int c = 0; c < kNumColours; ++c) {
+            if (sides[c] < 0 || sides[c] >= kNumColours) throw py::value_error("sides entries must be 0..3");
+            cfg.side_of_colour[c] = static_cast<std::int8_t>(sides[c]);
+        }
         const py::ssize_t n = games, mm = max_moves(start), cells = start.table().geo().num_cells();
         py::array_t<std::int16_t> moves({n, mm}), lengths(n), scores({n, py::ssize_t(kNumColours)});
         py::array_t<std::int8_t> colours({n, mm});
@@ -77,7 +82,8 @@ void bind_batch(py::module_& m) {
         d["scores"] = scores;
         return d;
     }, py::arg("start"), py::arg("games"), py::arg("seed") = 0, py::arg("policy") = "random",
-       py::arg("threads") = 0, py::arg("observations") = false, py::arg("level") = 0,
+       py::arg("threads") = 0, py::arg("observations") = false, py::arg("level") = 1,
+       py::arg("sides") = std::vector<int>{0, 1, 2, 3},
        "Plays `games` games from `start` on `threads` threads (game i uses seed + i), GIL released, "
        "Ctrl-C stops. Returns a dict of numpy arrays: moves, colours, lengths, scores[, planes, pieces].");
 

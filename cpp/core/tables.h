@@ -84,13 +84,16 @@ public:
     const MoveSet& all_placements() const { return all_placements_; }
     // dst -= s, dst |= s, dst |= (s & mask): word-range operations on a sparse set.
     void remove(MoveSet& dst, const SparseSet& s) const {
-        const std::uint64_t* w = sparse_words_.data() + s.offset;
-        for (int i = 0; i < s.num_words; ++i) dst.w[s.first_word + i] &= ~w[i];
+        const std::uint64_t* __restrict src = sparse_words_.data() + s.offset;
+        std::uint64_t* __restrict d = dst.w + s.first_word;
+        for (int i = 0; i < s.num_words; ++i) d[i] &= ~src[i];
     }
-    void add(MoveSet& dst, const SparseSet& s) const {
-        const std::uint64_t* w = sparse_words_.data() + s.offset;
-        for (int i = 0; i < s.num_words; ++i) dst.w[s.first_word + i] |= w[i];
+    void add_words(std::uint64_t* dst, const SparseSet& s) const {
+        const std::uint64_t* __restrict src = sparse_words_.data() + s.offset;
+        std::uint64_t* __restrict d = dst + s.first_word;
+        for (int i = 0; i < s.num_words; ++i) d[i] |= src[i];
     }
+    void add(MoveSet& dst, const SparseSet& s) const { add_words(dst.w, s); }
 
     // Bytes held by the table (for the benchmark's memory figure).
     std::size_t memory_bytes() const;

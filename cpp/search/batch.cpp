@@ -7,13 +7,14 @@
 #include <exception>
 #include <mutex>
 #include <stdexcept>
+#include <memory>
 #include <thread>
+
+#include "search/mcts.h"
 
 namespace trigon {
 
 namespace {
-
-std::atomic<SearchChooser> g_search_chooser{nullptr};
 
 void write_bits(const Bitboard& b, std::int8_t* out) {
     b.for_each([&](int i) { out[i] = 1; });
@@ -49,8 +50,28 @@ void write_planes(const Position& pos, int colour, std::int8_t* planes, std::int
     write_bits(pos.forbidden(colour), planes + 5 * cells);
 }
 
-void register_search_chooser(SearchChooser chooser) { g_search_chooser.store(chooser); }
-bool has_search_chooser() { return g_search_chooser.load() != nullptr; }
+struct GameWorker {
+    explicit GameWorker(const Position& start) : playout(start), buffer(kMaxPlacements) {}
+    RandomPlayout playout;
+    std::vector<std::uint16_t> buffer;
+    std::unique_ptr<search::Searcher> searcher;
+};
+
+namespace {
+
+// The search's move at cfg.level, seeded from the game's generator (deterministic per game).
+int search_move(GameWorker& w, const BatchConfig& cfg, Rng& rng) {
+    if (!w.searcher) w.searcher = std::make_unique<search::Searcher>();
+    search::Params p;
+    p.side_of_colour = cfg.side_of_colour;
+    p.threads = 1;
+    p.seed = rng.next();
+    p.max_simulations = search::level_simulations(cfg.level);
+    p.reuse_tree = false;  // every search fresh: a game does not depend on the thread's earlier games
+    return w.searcher->run(w.playout.position(), p).best_move;
+}
+
+}  // namespace
 
 int max_moves(const Position& start) {
     int n = 0;
@@ -59,14 +80,10 @@ int max_moves(const Position& start) {
     return n;
 }
 
-void play_game(const Position& start, RandomPlayout& po, const BatchConfig& cfg, long i,
-               const BatchOutput& out, int max_moves, std::uint16_t* buffer) {
-    (void)start;
+void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves) {
+    RandomPlayout& po = w.playout;
     po.reset();
     Rng rng(cfg.seed + static_cast<std::uint64_t>(i));
-    const SearchChooser search = g_search_chooser.load();
-    if (cfg.policy == Policy::Search && search == nullptr)
-        throw std::invalid_argument("policy 'search' needs the search layer, which is not built into this module yet");
     const std::size_t row = static_cast<std::size_t>(i) * max_moves;
     const int cells = po.position().table().geo().num_cells();
     int k = 0;
@@ -79,9 +96,9 @@ void play_game(const Position& start, RandomPlayout& po, const BatchConfig& cfg,
         int id;
         switch (cfg.policy) {
             case Policy::Random: id = po.random_move(rng); break;
-            case Policy::Greedy: id = greedy_move(po, rng, buffer); break;
+            case Policy::Greedy: id = greedy_move(po, rng, w.buffer.data()); break;
             default:
-                id = search(po.position(), cfg.level, rng);
+                id = search_move(w, cfg, rng);
                 // A bad id would corrupt the playout's move sets: refuse it loudly.
                 if (id < 0 || id >= po.position().table().num_placements() ||
                     po.position().check(c, id) != Illegal::None)
@@ -105,8 +122,7 @@ void play_game(const Position& start, RandomPlayout& po, const BatchConfig& cfg,
 
 bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput& out,
                 const std::function<bool()>& keep_going) {
-    if (cfg.policy == Policy::Search && !has_search_chooser())
-        throw std::invalid_argument("policy 'search' needs the search layer, which is not built into this module yet");
+    if (cfg.policy == Policy::Search) search::level_simulations(cfg.level);  // throws for a bad level
     const int mm = max_moves(start);
     const int threads = static_cast<int>(std::clamp<long>(cfg.threads, 1, std::max<long>(cfg.games, 1)));
     std::atomic<long> next{0};
@@ -118,10 +134,9 @@ bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput
 
     auto worker = [&] {
         try {
-            RandomPlayout po(start);
-            std::vector<std::uint16_t> buffer(kMaxPlacements);
+            GameWorker w(start);
             for (long i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < cfg.games;)
-                play_game(start, po, cfg, i, out, mm, buffer.data());
+                play_game(w, cfg, i, out, mm);
         } catch (...) {
             std::lock_guard<std::mutex> lock(mu);
             if (!error) error = std::current_exception();

@@ -2,6 +2,7 @@
 // Everything here is plain C++ (no Python): the bindings release the GIL around it.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -25,7 +26,7 @@ void write_planes(const Position& pos, int colour, std::int8_t* planes, std::int
 enum class Policy : int {
     Random = 0,   // uniform over legal moves (same stream as RandomPlayout::step)
     Greedy = 1,   // a largest legal piece, uniform among those
-    Search = 2,   // search at a given level: not available until the search layer lands
+    Search = 2,   // the MCTS at strength `level` 1..9 (one thread per game, no tree reuse)
 };
 
 // Where play_games writes its results; the caller owns the buffers (row-major).
@@ -40,25 +41,22 @@ struct BatchOutput {
 
 struct BatchConfig {
     Policy policy = Policy::Random;
-    int level = 0;                // search strength (Policy::Search only)
+    int level = 1;                // search strength 1..9 (Policy::Search only)
+    // Side (player or team) of each colour, as the search's Params (Policy::Search only).
+    std::array<std::int8_t, kNumColours> side_of_colour{0, 1, 2, 3};
     long games = 0;
     std::uint64_t seed = 0;       // game i uses Rng(seed + i), whatever the thread count
     int threads = 1;
 };
 
-// Hook for Policy::Search: the search layer registers a function choosing a legal move of the
-// colour to move at a strength `level` (thread-safe, deterministic for a given rng state).
-using SearchChooser = int (*)(const Position& pos, int level, Rng& rng);
-void register_search_chooser(SearchChooser chooser);
-bool has_search_chooser();
-
 // Upper bound of moves in a game from `start`: every piece of every colour in play.
 int max_moves(const Position& start);
 
-// Plays one game from `start` with `policy`, writing row `i` of `out`. `buffer` holds
-// kMaxPlacements ids (scratch for move lists).
-void play_game(const Position& start, RandomPlayout& playout, const BatchConfig& cfg, long i,
-               const BatchOutput& out, int max_moves, std::uint16_t* buffer);
+// Per-thread scratch of play_games: a playout, a move buffer, a searcher (made on first use).
+struct GameWorker;
+
+// Plays game `i` (seed cfg.seed + i) from the worker's start position, writing row i of `out`.
+void play_game(GameWorker& worker, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves);
 
 // Plays cfg.games games on cfg.threads threads. The calling thread coordinates and calls
 // `keep_going()` about every 20 ms; when it returns false the workers stop after their current

@@ -95,15 +95,15 @@ class GameBatch:
 
 
 def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0, policy: str = "random",
-               threads: int = 0, observations: bool = False, level: int = 0,
+               threads: int = 0, observations: bool = False, level: int = 1,
                start: Optional[Game] = None) -> GameBatch:
     """Plays ``games`` games in C++ on ``threads`` threads (0: one per hardware thread).
 
     ``policy``: ``"random"`` (uniform over legal moves; game i equals
     ``random_game(variant, seed + i)``), ``"greedy"`` (a largest legal piece, uniform among
-    them), ``"search"`` (the search at ``level``; only once the search layer is built in).
-    Game ``i`` uses seed ``seed + i`` whatever the thread count. ``start``: continue from this
-    game's position instead of the empty board.
+    them), ``"search"`` (the MCTS at strength ``level`` 1..9, one thread per game, a fresh tree
+    each move). Game ``i`` uses seed ``seed + i`` whatever the thread count. ``start``: continue
+    from this game's position instead of the empty board.
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -112,7 +112,12 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     if start is not None:
         variant = start.variant
     pos = start.position if start is not None else Game(variant).position
-    d = _core.play_games(pos, int(games), int(seed) & (2**64 - 1), policy, int(threads), bool(observations), int(level))
+    sides = [0, 1, 2, 3]
+    for p, cs in enumerate(variant.players):
+        for c in cs:
+            sides[int(c)] = p
+    d = _core.play_games(pos, int(games), int(seed) & (2**64 - 1), policy, int(threads), bool(observations),
+                         int(level), sides)
     return GameBatch(variant, int(seed), policy, d["moves"], d["colours"], d["lengths"], d["scores"],
                      d.get("planes"), d.get("pieces"), start.copy() if start is not None else None)
 
@@ -267,7 +272,7 @@ def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor
 
 
 def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: PathLike = "selfplay.jsonl", *,
-              seed: int = 0, policy: str = "random", level: int = 0, executor: Optional[cf.Executor] = None,
+              seed: int = 0, policy: str = "random", level: int = 1, executor: Optional[cf.Executor] = None,
               games_per_task: int = 1000, threads_per_task: int = 1, blksgf_dir: Optional[PathLike] = None,
               progress: bool = True, resume: bool = False) -> RunSummary:
     """Plays ``games`` games (game i with seed ``seed + i``, so the split into tasks does not
