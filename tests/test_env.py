@@ -243,3 +243,12 @@ def test_reset_to_a_started_game_and_back():
         e.reset(options={"start": tf.Game(tf.Variant.FOUR_PLAYER)})
     with pytest.raises(tf.GameOverError):
         e.reset(options={"start": full})
+
+
+def test_docs_rl_examples():
+    import doctest
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "rl.md")
+    res = doctest.testfile(path, module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.attempted > 0 and res.failed == 0
