@@ -184,7 +184,8 @@ TRIGON_CLONES void RandomPlayout::play(int id) {
     if (pos_.rules().alternate)
         (pos_.touched_vertices(c) - touched_before).for_each([&](int v) { t.remove(unblocked_[c], t.side_covers(v)); });
     if (first) reach_[c] = MoveSet{};
-    (pos_.attach_cells(c) - attach_before).for_each([&](int q) { t.add(reach_[c], t.covers(q)); });
+    // A new attach cell that is already forbidden opens nothing: its placements are blocked.
+    (pos_.attach_cells(c) - attach_before - pos_.forbidden(c)).for_each([&](int q) { t.add(reach_[c], t.covers(q)); });
     pass_turn(c + 1);
 }
 

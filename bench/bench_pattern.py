@@ -1,0 +1,120 @@
+"""Pattern puzzles: count every solution, side by side with the exact-cover libraries a user
+would otherwise install (``exact-cover``: a C dancing-links solver; ``xcover``: Knuth's
+algorithms with colours, numba). Each piece is used once, so all three count the same thing.
+
+    pip install exact-cover xcover        # optional: missing libraries are skipped
+    python bench/bench_pattern.py         # about half a minute
+    python bench/bench_pattern.py --quick # the small puzzles only
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import trigon_fast as tf
+
+
+def _rect(w: int, h: int) -> str:
+    return "\n".join("x" * w for _ in range(h))
+
+
+PUZZLES = [
+    ("4x9 six hexiamonds", _rect(9, 4), ["I6", "L6", "V", "S", "P6", "F"]),
+    ("3x14 seven pieces", _rect(14, 3), ["I6", "L6", "V", "S", "P6", "F", "W"]),
+    ("hexagon of side 2", "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", ["V", "P6", "F", "A6"]),
+    ("2x19 five to one", _rect(19, 2), ["I5", "L5", "C5", "P5", "I4", "C4", "A4", "I3", "2", "1"]),
+]
+QUICK = 3
+
+
+def exact_cover_matrix(region, pieces, side: int = 9) -> np.ndarray:
+    """Rows: every placement of a piece inside the region; columns: region cells, then pieces."""
+    board = tf.board(side)
+    col = {c: i for i, c in enumerate(region)}
+    names = [tf.PIECE_NAMES.index(p) for p in pieces]
+    piece_col = {p: len(region) + i for i, p in enumerate(names)}
+    rows = []
+    cells_arr = board.placement_cells_array()
+    piece_arr = board.placement_piece_array()
+    for pid in range(board.num_placements):
+        p = int(piece_arr[pid])
+        if p not in piece_col:
+            continue
+        cells = [int(c) for c in cells_arr[pid] if c >= 0]
+        if all(c in col for c in cells):
+            row = np.zeros(len(region) + len(names), dtype=np.int32)
+            row[[col[c] for c in cells]] = 1
+            row[piece_col[p]] = 1
+            rows.append(row)
+    return np.array(rows, dtype=np.int32)
+
+
+def _best_of(f, repeats: int = 3):
+    """(result, seconds): the fastest of a few runs (one run when it takes over a second)."""
+    best = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = f()
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+        if dt > 1.0:
+            break
+    return out, best
+
+
+def run(quick: bool = False) -> list:
+    try:
+        import exact_cover
+    except ImportError:
+        exact_cover = None
+    try:
+        import xcover
+    except ImportError:
+        xcover = None
+    if xcover is not None:  # compile its numba code outside the timings
+        sum(1 for _ in xcover.covers_bool(exact_cover_matrix(tf.parse_region(_rect(9, 4)), PUZZLES[0][2])))
+    rows = []
+    for name, picture, pieces in PUZZLES[:QUICK] if quick else PUZZLES:
+        region = tf.parse_region(picture)
+        r, ours = _best_of(lambda: tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0,
+                                                    time_limit=600))
+        entry = dict(puzzle=name, cells=len(region), solutions=r.count, trigon_fast_s=ours)
+        m = exact_cover_matrix(region, pieces)
+        if exact_cover is not None:
+            mm = m.astype(exact_cover.wrapper.DTYPE_FOR_ARRAY)
+            n, entry["exact_cover_s"] = _best_of(lambda: int(exact_cover.get_solution_count(mm)))
+            assert n == r.count, (name, n, r.count)
+        if xcover is not None:
+            n, entry["xcover_s"] = _best_of(lambda: sum(1 for _ in xcover.covers_bool(m)))
+            assert n == r.count, (name, n, r.count)
+        rows.append(entry)
+        parts = [f"{name:22s} {len(region)} cells  {r.count} solutions  trigon_fast {ours:.3f} s "
+                 f"({r.count / ours:,.0f}/s)"]
+        for lib in ("exact_cover", "xcover"):
+            if f"{lib}_s" in entry:
+                t = entry[f"{lib}_s"]
+                parts.append(f"{lib} {t:.3f} s ({r.count / t:,.0f}/s, x{t / ours:.1f})")
+        print("  ".join(parts), flush=True)
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    run(args.quick)
+    return 0
+
+
+def test_bench_pattern_count(benchmark):
+    region = tf.parse_region(PUZZLES[0][1])
+    r = benchmark(lambda: tf.solve_pattern(region, pieces=PUZZLES[0][2], all_solutions=True, max_solutions=0))
+    assert r.exhausted and r.count > 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

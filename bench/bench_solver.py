@@ -1,0 +1,115 @@
+"""Solo solver benchmark: time to the first complete game over seeds.
+
+Short default run (a few seeds per case, about a minute on 2 cores):
+    python bench/bench_solver.py
+The full run of the issue (20 seeds per case, 1 and 2 threads):
+    python bench/bench_solver.py --seeds 20 --threads 1 2
+One case only, e.g. the alternate rule:  python bench/bench_solver.py --cases alternate
+Under pytest-benchmark (disabled in ordinary test runs):
+    python -m pytest bench/bench_solver.py --benchmark-enable
+
+Cases: the three ways to choose 4 of the 6 start cells up to symmetry (the two free cells
+opposite, adjacent, or one apart), free start cells, the alternate rule (free starts), three
+colours on the inner board (three-player start rule), and distinct solutions per second (count=).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import trigon_fast as tf
+
+# Ring indices of the four start cells used; the free pair is opposite / adjacent / one apart.
+START_CASES = {
+    "starts_opposite_free": (1, 2, 4, 5),
+    "starts_adjacent_free": (2, 3, 4, 5),
+    "starts_one_apart_free": (1, 3, 4, 5),
+}
+ALL_CASES = list(START_CASES) + ["free_starts", "alternate", "three_colours_inner", "count"]
+
+
+def _case_kwargs(case: str) -> dict:
+    if case in START_CASES:
+        b = tf.board(9)
+        return dict(start_cells=[b.start_cells[i] for i in START_CASES[case]])
+    if case == "free_starts":
+        return {}
+    if case == "alternate":
+        return dict(alternate_rule=True)
+    if case == "three_colours_inner":
+        return dict(variant=tf.Variant.THREE_PLAYER)
+    raise ValueError(case)
+
+
+def time_case(case: str, seeds, threads: int, time_limit: float) -> dict:
+    times, complete, bonus = [], 0, 0
+    for seed in seeds:
+        t0 = time.perf_counter()
+        sol = tf.solve_solo(seed=seed, threads=threads, time_limit=time_limit, **_case_kwargs(case))
+        dt = time.perf_counter() - t0
+        times.append(dt if sol.complete else float("inf"))
+        complete += sol.complete
+        bonus += sol.complete and all(s == 20 for s in sol.scores.values())
+    finite = [t for t in times if t != float("inf")]
+    return dict(case=case, threads=threads, seeds=len(times), complete=complete, all_bonus=bonus,
+                median_s=statistics.median(times), worst_s=max(times),
+                mean_complete_s=statistics.mean(finite) if finite else None)
+
+
+def solutions_per_second(count: int, threads: int, time_limit: float, seed: int = 0) -> dict:
+    t0 = time.perf_counter()
+    sols = tf.solve_solo(seed=seed, count=count, threads=threads, time_limit=time_limit)
+    dt = time.perf_counter() - t0
+    n = sum(s.complete for s in sols)
+    return dict(case="count", threads=threads, count=count, found=n, seconds=dt, per_second=n / dt,
+                all_bonus=sum(s.complete and s.total_score == 80 for s in sols))
+
+
+def headline_figures(seeds=range(5), time_limit: float = 10.0) -> dict:
+    """Figures for bench/headline.py: standard rule (free starts) and alternate rule, one thread."""
+    std = time_case("free_starts", seeds, 1, time_limit)
+    alt = time_case("alternate", seeds, 1, time_limit)
+    return dict(solo_seconds_median=std["median_s"], solo_seconds_max=std["worst_s"],
+                solo_complete_rate=std["complete"] / std["seeds"], solo_alt_seconds_median=alt["median_s"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=5, help="seeds per case (default 5; the issue's full run: 20)")
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--time-limit", type=float, default=30.0)
+    ap.add_argument("--cases", nargs="+", default=ALL_CASES, choices=ALL_CASES)
+    ap.add_argument("--count", type=int, default=20, help="solutions asked for in the count case")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    tf.solve_solo(seed=0, time_limit=5)  # builds the placement tables outside the timings
+    rows = []
+    for case in args.cases:
+        for th in args.threads:
+            if case == "count":
+                r = solutions_per_second(args.count, th, args.time_limit)
+                print(f"{case:22s} threads={th}  {r['found']}/{r['count']} distinct in {r['seconds']:.2f} s "
+                      f"= {r['per_second']:.1f}/s  (+80: {r['all_bonus']})", flush=True)
+            else:
+                r = time_case(case, range(args.seeds), th, args.time_limit)
+                print(f"{case:22s} threads={th}  complete {r['complete']}/{r['seeds']}  "
+                      f"median {r['median_s']:.3f} s  worst {r['worst_s']:.3f} s  (+80: {r['all_bonus']})", flush=True)
+            rows.append(r)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1)
+        print()
+    return 0
+
+
+def test_bench_solo_first_solution(benchmark):
+    seeds = iter(range(10**6))
+    sol = benchmark(lambda: tf.solve_solo(seed=next(seeds), time_limit=30))
+    assert sol.complete
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+// Bindings of the solo solver: options in, solutions and statistics out. Types only; the search
+// runs on worker threads while this thread, GIL released between polls, watches for Ctrl-C.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <future>
+
+#include "core/position.h"
+#include "solver/exact.h"
+#include "solver/pattern.h"
+#include "solver/solo.h"
+
+namespace py = pybind11;
+using namespace trigon;
+
+namespace {
+
+py::dict solution_dict(const solver::SoloSolution& s) {
+    py::dict d;
+    py::list moves;
+    for (auto [c, id] : s.moves) moves.append(py::make_tuple(c, id));
+    d["moves"] = moves;
+    d["complete"] = s.complete;
+    d["scores"] = std::vector<int>(s.scores.begin(), s.scores.end());
+    d["unplaced_triangles"] = s.unplaced_triangles;
+    return d;
+}
+
+py::dict stats_dict(const solver::SoloStats& s) {
+    py::dict d;
+    d["nodes"] = s.nodes;
+    d["restarts"] = s.restarts;
+    d["seconds"] = s.seconds;
+    d["best_placed"] = s.best_placed;
+    d["target"] = s.target;
+    d["solutions"] = s.solutions;
+    return d;
+}
+
+// Runs f() on a worker thread; this thread waits with the GIL released and turns Ctrl-C into
+// `stop` (the work then returns what it has). Exceptions from f propagate.
+template <class F>
+auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f) {
+    auto fut = std::async(std::launch::async, std::forward<F>(f));
+    for (;;) {
+        std::future_status st;
+        {
+            py::gil_scoped_release release;
+            st = fut.wait_for(std::chrono::milliseconds(20));
+        }
+        if (st == std::future_status::ready) break;
+        if (!interrupted && PyErr_CheckSignals() != 0) {
+            PyErr_Clear();
+            interrupted = true;
+            stop.store(true);
+        }
+    }
+    return fut.get();
+}
+
+py::dict exact_dict(const solver::ExactResult& r, bool interrupted) {
+    py::dict d;
+    d["answer"] = r.answer;
+    d["proven"] = r.proven && !interrupted;
+    d["max_triangles"] = r.max_triangles;
+    py::list w;
+    for (auto [c, id] : r.witness) w.append(py::make_tuple(c, id));
+    d["witness"] = w;
+    d["nodes"] = r.nodes;
+    d["seconds"] = r.seconds;
+    d["interrupted"] = interrupted;
+    return d;
+}
+
+}  // namespace
+
+void bind_solver(py::module_& m) {
+    m.def(
+        "can_place_all",
+        [](const Position& start, int colours, double time_limit, long long node_limit, bool heuristic) {
+            if (colours < 0 || colours > 0xF) throw py::value_error("colours must be a bit mask of 0..3");
+            solver::ExactOptions o;
+            o.colours = static_cast<std::uint8_t>(colours);
+            o.time_limit = time_limit;
+            o.node_limit = node_limit;
+            o.heuristic = heuristic;
+            std::atomic<bool> stop{false};
+            bool interrupted = false;
+            auto r = run_interruptible(stop, interrupted, [&] { return solver::can_place_all(start, o, &stop); });
+            return exact_dict(r, interrupted);
+        },
+        py::arg("start"), py::arg("colours"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
+        py::arg("heuristic") = true,
+        "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
+    m.def(
+        "max_placeable",
+        [](const Position& start, int colour, double time_limit, long long node_limit) {
+            if (colour < 0 || colour >= kNumColours) throw py::value_error("colour must be 0..3");
+            solver::ExactOptions o;
+            o.time_limit = time_limit;
+            o.node_limit = node_limit;
+            std::atomic<bool> stop{false};
+            bool interrupted = false;
+            auto r = run_interruptible(stop, interrupted, [&] { return solver::max_placeable(start, colour, o, &stop); });
+            return exact_dict(r, interrupted);
+        },
+        py::arg("start"), py::arg("colour"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
+        "Branch and bound: most triangles the colour can still place alone (exact when proven).");
+    m.def(
+        "solve_pattern",
+        [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
+           long long max_stored, double time_limit) {
+            if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+            if (counts.size() != kNumPieces) throw py::value_error("piece counts need 22 entries");
+            std::array<int, kNumPieces> pc{};
+            for (int p = 0; p < kNumPieces; ++p) pc[p] = counts[p];
+            solver::PatternOptions o;
+            o.all_solutions = all_solutions;
+            o.unique = unique;
+            o.max_stored = max_stored;
+            o.time_limit = time_limit;
+            std::atomic<bool> stop{false};
+            bool interrupted = false;
+            solver::PatternResult r;
+            try {
+                r = run_interruptible(stop, interrupted, [&] { return solver::solve_pattern(side, cells, pc, o, &stop); });
+            } catch (const std::invalid_argument& e) {
+                throw py::value_error(e.what());
+            }
+            py::dict d;
+            d["count"] = r.count;
+            d["solutions"] = r.solutions;
+            d["exhausted"] = r.exhausted;
+            d["impossible"] = r.impossible;
+            d["nodes"] = r.nodes;
+            d["seconds"] = r.seconds;
+            d["symmetries"] = r.symmetries;
+            d["interrupted"] = interrupted;
+            return d;
+        },
+        py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
+        py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,
+        "Exact cover of board cells by a multiset of pieces (counts per piece index).");
+
+    m.def(
+        "solve_solo",
+        [](const Position& start, const std::vector<int>& start_cells, std::uint64_t seed, double time_limit, int threads,
+           int count, bool triangle_last, long long restart_nodes, py::object callback, double callback_interval) {
+            if (start_cells.size() != kNumColours) throw py::value_error("start_cells needs one entry per colour (4)");
+            if (threads < 1 || threads > 256) throw py::value_error("threads must be 1..256");
+            if (count < 1) throw py::value_error("count must be >= 1");
+            const int n = start.table().geo().num_cells();
+            solver::SoloOptions o;
+            for (int c = 0; c < kNumColours; ++c) {
+                if (start_cells[c] < -1 || start_cells[c] >= n) throw py::value_error("start cell out of range");
+                o.start_cells[c] = start_cells[c];
+            }
+            o.seed = seed;
+            o.time_limit = time_limit;
+            o.threads = threads;
+            o.count = count;
+            o.triangle_last = triangle_last;
+            o.restart_nodes = restart_nodes;
+            solver::SoloSearch search(start, o);
+            search.start();
+            bool interrupted = false;
+            auto last_callback = std::chrono::steady_clock::now();
+            while (!search.done()) {
+                {
+                    py::gil_scoped_release release;
+                    search.wait_for(0.02);
+                }
+                if (PyErr_CheckSignals() != 0) {
+                    // Ctrl-C: keep the best found so far and hand it back instead of raising.
+                    PyErr_Clear();
+                    interrupted = true;
+                    search.stop();
+                    break;
+                }
+                if (!callback.is_none() &&
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - last_callback).count() >=
+                        callback_interval) {
+                    last_callback = std::chrono::steady_clock::now();
+                    py::object r;
+                    try {
+                        r = callback(stats_dict(search.stats()));
+                    } catch (...) {
+                        search.stop();
+                        {
+                            py::gil_scoped_release release;
+                            search.join();
+                        }
+                        throw;
+                    }
+                    if (!r.is_none() && !r.cast<bool>()) search.stop();
+                }
+            }
+            {
+                py::gil_scoped_release release;
+                search.join();
+            }
+            py::dict out;
+            py::list sols;
+            for (const auto& s : search.solutions()) sols.append(solution_dict(s));
+            out["solutions"] = sols;
+            out["best"] = solution_dict(search.best());
+            out["stats"] = stats_dict(search.stats());
+            out["interrupted"] = interrupted;
+            return out;
+        },
+        py::arg("start"), py::arg("start_cells"), py::arg("seed") = 0, py::arg("time_limit") = 60.0,
+        py::arg("threads") = 1, py::arg("count") = 1, py::arg("triangle_last") = true, py::arg("restart_nodes") = 0,
+        py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
+        "Solo puzzle search from a position: {'solutions': [...], 'best': {...}, 'stats': {...}, 'interrupted': bool}.");
+}

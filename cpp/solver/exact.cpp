@@ -1,0 +1,290 @@
+#include "solver/exact.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <memory>
+#include <unordered_set>
+
+#include "core/random.h"
+#include "solver/solo.h"
+
+namespace trigon::solver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::uint16_t kNone = 0xFFFF;
+using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
+
+class ExactSearch {
+public:
+    enum class Mode { AllPlaced, MaxArea };
+
+    ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
+                const std::atomic<bool>* stop)
+        : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop) {
+        for (int c = 0; c < kNumColours; ++c)
+            if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
+        const int n = geo_.num_cells();
+        nb_off_.push_back(0);
+        for (int c = 0; c < n; ++c) {
+            for (int x : geo_.edge_neighbours(c)) nb_.push_back(x);
+            for (int x : geo_.vertex_neighbours(c)) nb_.push_back(x);
+            nb_off_.push_back(static_cast<int>(nb_.size()));
+        }
+        for (int id = 0; id < t_.num_placements(); ++id) by_piece_[t_.placement(id).piece].push_back(id);
+        for (int p = 0; p < kNumPieces; ++p) size_[p] = trigon_pieces()[p].size;
+        Rng rng(0x5eed);
+        zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
+        for (auto& z : zob_) z = rng.next();
+        const int depth = kNumColours * kNumPieces + 2;
+        stack_.assign(depth, start);
+        wit_.resize(depth);
+        for (auto& w : wit_[0]) w.fill(kNone);
+        moves_.resize(depth);
+        tt_.reserve(std::min<std::size_t>(opt_.tt_capacity, 1u << 20));
+        t0_ = Clock::now();
+    }
+
+    std::uint32_t colours() const { return colours_; }
+
+    // AllPlaced: true when a witness was found. MaxArea: explores everything (or until stopped).
+    bool run() {
+        if (!colours_) return true;
+        return dfs(0, 0);
+    }
+
+    bool aborted() const { return aborted_; }
+    long long nodes() const { return nodes_; }
+    int best_area() const { return best_area_; }
+    const std::vector<std::pair<int, int>>& witness() const { return witness_; }
+
+private:
+    int area_of(std::uint32_t left) const {
+        int a = 0;
+        for (; left; left &= left - 1) a += size_[std::countr_zero(left)];
+        return a;
+    }
+
+    // Cells colour c could ever cover: free cells joined to its attach points (or free start
+    // cells) through chains of touching free cells.
+    Bitboard reach_of(const Position& P, int c, const Bitboard& fr) {
+        Bitboard seeds = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
+        Bitboard reach = seeds;
+        flood_.clear();
+        seeds.for_each([&](int x) { flood_.push_back(x); });
+        while (!flood_.empty()) {
+            int x = flood_.back();
+            flood_.pop_back();
+            for (int i = nb_off_[x]; i < nb_off_[x + 1]; ++i) {
+                int y = nb_[i];
+                if (fr.test(y) && !reach.test(y)) {
+                    reach.set(y);
+                    flood_.push_back(y);
+                }
+            }
+        }
+        return reach;
+    }
+
+    // Sound bounds: every piece left must still fit inside its colour's reach, and the areas must
+    // fit. Returns false to prune; `fit_area` gets, per colour, the area of the pieces that fit.
+    bool bounds_hold(const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area) {
+        Bitboard all_reach;
+        int total = 0;
+        for (int c = 0; c < kNumColours; ++c) {
+            fit_area[c] = 0;
+            if (!(colours_ >> c & 1)) continue;
+            const std::uint32_t left = P.pieces_left(c);
+            if (!left) continue;
+            const Bitboard fr = geo_.all_cells() - P.forbidden(c);
+            const Bitboard reach = reach_of(P, c, fr);
+            const int area = area_of(left);
+            const int room = reach.count();
+            if (mode_ == Mode::AllPlaced && area > room) return false;
+            all_reach |= reach;
+            total += area;
+            for (std::uint32_t l = left; l; l &= l - 1) {
+                const int p = std::countr_zero(l);
+                std::uint16_t& w = wit[c][p];
+                if (w == kNone || (t_.cells_mask(w) - reach).any()) {
+                    w = kNone;
+                    for (int id : by_piece_[p])
+                        if ((t_.cells_mask(id) - reach).none()) {
+                            w = static_cast<std::uint16_t>(id);
+                            break;
+                        }
+                }
+                if (w == kNone) {
+                    if (mode_ == Mode::AllPlaced) return false;
+                } else {
+                    fit_area[c] += size_[p];
+                }
+            }
+            fit_area[c] = std::min(fit_area[c], room);
+        }
+        return mode_ != Mode::AllPlaced || total <= all_reach.count();
+    }
+
+    bool out_of_budget() {
+        if ((++nodes_ & 255) == 0) {
+            if ((stop_ && stop_->load()) || (opt_.node_limit > 0 && nodes_ > opt_.node_limit) ||
+                (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit))
+                aborted_ = true;
+        } else if (opt_.node_limit > 0 && nodes_ > opt_.node_limit) {
+            aborted_ = true;
+        }
+        return aborted_;
+    }
+
+    bool dfs(int d, std::uint64_t hash) {
+        if (out_of_budget()) return true;
+        const Position& P = stack_[d];
+        if (mode_ == Mode::MaxArea && placed_ > best_area_) {
+            best_area_ = placed_;
+            witness_ = path_;
+        }
+        std::array<int, kNumColours> fit{};
+        if (!bounds_hold(P, wit_[d], fit)) return false;
+        int colour = -1;
+        std::size_t fewest = SIZE_MAX;
+        for (int c = 0; c < kNumColours; ++c) {
+            if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+            if (mode_ == Mode::MaxArea && placed_ + fit[c] <= best_area_) return false;
+            auto& mv = moves_[d];
+            P.generate(c, ml_);
+            if (ml_.size == 0) {
+                if (mode_ == Mode::AllPlaced) return false;
+                continue;
+            }
+            if (static_cast<std::size_t>(ml_.size) < fewest) {
+                fewest = static_cast<std::size_t>(ml_.size);
+                colour = c;
+                mv.assign(ml_.begin(), ml_.end());
+            }
+        }
+        if (colour < 0) {
+            if (mode_ == Mode::AllPlaced) {
+                witness_ = path_;
+                return true;
+            }
+            return false;
+        }
+        // Big pieces first, then the snuggest.
+        const Bitboard empty = geo_.all_cells() - P.occupied_all();
+        auto& mv = moves_[d];
+        std::vector<std::pair<int, std::uint16_t>> order;
+        order.reserve(mv.size());
+        for (auto id : mv)
+            order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
+        std::sort(order.begin(), order.end());
+        for (auto [_, id] : order) {
+            const std::uint64_t h = hash ^ zob_[static_cast<std::size_t>(colour) * t_.num_placements() + id];
+            if (tt_.size() < opt_.tt_capacity) {
+                if (!tt_.insert(h).second) continue;
+            } else if (tt_.count(h)) {
+                continue;
+            }
+            stack_[d + 1] = stack_[d];
+            stack_[d + 1].place(colour, id);
+            wit_[d + 1] = wit_[d];
+            path_.push_back({colour, id});
+            placed_ += t_.placement(id).size;
+            const bool end = dfs(d + 1, h);
+            placed_ -= t_.placement(id).size;
+            path_.pop_back();
+            if (end) return true;
+        }
+        return false;
+    }
+
+    const MoveTable& t_;
+    const Geometry& geo_;
+    Mode mode_;
+    const ExactOptions& opt_;
+    const std::atomic<bool>* stop_;
+    std::uint32_t colours_ = 0;
+    std::vector<int> nb_, nb_off_, flood_;
+    std::array<std::vector<int>, kNumPieces> by_piece_;
+    int size_[kNumPieces] = {};
+    std::vector<std::uint64_t> zob_;
+    std::vector<Position> stack_;
+    std::vector<Witnesses> wit_;
+    std::vector<std::vector<std::uint16_t>> moves_;
+    MoveList ml_;
+    std::unordered_set<std::uint64_t> tt_;
+    std::vector<std::pair<int, int>> path_, witness_;
+    int placed_ = 0, best_area_ = 0;
+    long long nodes_ = 0;
+    bool aborted_ = false;
+    Clock::time_point t0_;
+};
+
+}  // namespace
+
+ExactResult can_place_all(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
+    const auto t0 = Clock::now();
+    ExactResult r;
+    if (options.heuristic) {
+        // Tight endgames are settled by a short exhaustive search before anything else.
+        ExactOptions quick = options;
+        quick.heuristic = false;
+        quick.node_limit = options.node_limit > 0 ? std::min<long long>(options.node_limit, 20000) : 20000;
+        r = can_place_all(start, quick, stop);
+        if (r.answer >= 0 || (options.node_limit > 0 && options.node_limit <= quick.node_limit)) {
+            r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            return r;
+        }
+    }
+    if (options.heuristic) {
+        // A "yes" is usually found far sooner by the solo solver's guided search.
+        SoloOptions so;
+        so.colours = options.colours;
+        so.triangle_last = false;
+        so.time_limit = options.time_limit > 0 ? options.time_limit * 0.3 : 5.0;
+        SoloSearch heuristic(start, so);
+        heuristic.start();
+        while (!heuristic.wait_for(0.01))
+            if (stop && stop->load()) heuristic.stop();
+        heuristic.join();
+        auto sols = heuristic.solutions();
+        if (!sols.empty()) {
+            r.answer = 1;
+            r.proven = true;
+            r.witness = sols.front().moves;
+            r.nodes = heuristic.stats().nodes;
+            r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            return r;
+        }
+        r.nodes = heuristic.stats().nodes;
+    }
+    ExactOptions rest = options;
+    if (rest.time_limit > 0)
+        rest.time_limit = std::max(0.01, options.time_limit - std::chrono::duration<double>(Clock::now() - t0).count());
+    auto s = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, rest, stop);
+    const bool found = s->run();
+    r.answer = found && !s->aborted() ? 1 : (s->aborted() ? -1 : 0);
+    r.proven = r.answer >= 0;
+    if (r.answer == 1) r.witness = s->witness();
+    r.nodes += s->nodes();
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+}
+
+ExactResult max_placeable(const Position& start, int colour, const ExactOptions& options,
+                          const std::atomic<bool>* stop) {
+    const auto t0 = Clock::now();
+    auto s = std::make_unique<ExactSearch>(start, static_cast<std::uint8_t>(1u << colour), ExactSearch::Mode::MaxArea,
+                                           options, stop);
+    ExactResult r;
+    s->run();
+    r.proven = !s->aborted();
+    r.max_triangles = s->best_area();
+    r.witness = s->witness();
+    r.nodes = s->nodes();
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+}
+
+}  // namespace trigon::solver

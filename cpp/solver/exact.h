@@ -1,0 +1,37 @@
+// Exact questions from a position, when the other colours stop: can every remaining piece of
+// some colours still be placed, and how many triangles can one colour still place alone.
+// Exhaustive depth-first search with a transposition table and sound reachability bounds;
+// "unknown" when the node or time limit ends it first.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/position.h"
+
+namespace trigon::solver {
+
+struct ExactOptions {
+    std::uint8_t colours = 0xF;      // the colours that go on placing (others stop)
+    double time_limit = 10.0;        // seconds; <= 0: none
+    long long node_limit = 0;        // 0: none
+    std::size_t tt_capacity = 1u << 22;
+    bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
+};
+
+struct ExactResult {
+    int answer = -1;  // can_place_all: 1 yes, 0 no (proven), -1 not proven either way
+    bool proven = false;                       // max_placeable: the maximum is exact
+    int max_triangles = 0;                     // max_placeable: best found (exact when proven)
+    std::vector<std::pair<int, int>> witness;  // (colour, id) legal in this order, others passing
+    long long nodes = 0;
+    double seconds = 0;
+};
+
+ExactResult can_place_all(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop = nullptr);
+ExactResult max_placeable(const Position& start, int colour, const ExactOptions& options,
+                          const std::atomic<bool>* stop = nullptr);
+
+}  // namespace trigon::solver

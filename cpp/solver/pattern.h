@@ -1,0 +1,37 @@
+// Pattern puzzles: cover a set of board cells exactly with a multiset of pieces (no contact
+// rules), counting or listing the solutions, optionally only one per symmetry class of the region.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+
+namespace trigon::solver {
+
+struct PatternOptions {
+    bool all_solutions = false;   // false: stop at the first solution
+    bool unique = false;          // count/list one solution per symmetry class of the region
+    long long max_stored = 1000;  // solutions kept (counting goes on)
+    double time_limit = 60.0;     // seconds; <= 0: none
+};
+
+struct PatternResult {
+    long long count = 0;                        // solutions found (classes when unique)
+    std::vector<std::vector<int>> solutions;    // placement ids, up to max_stored
+    bool exhausted = false;                     // the search space was covered: count is exact
+    std::string impossible;                     // a quick reason when no solution can exist
+    long long nodes = 0;
+    double seconds = 0;
+    int symmetries = 1;                         // symmetries of the region (including identity)
+};
+
+// `piece_counts[p]`: copies of piece p to use, each exactly once. `stop` (may be null) ends it early.
+PatternResult solve_pattern(int side, const std::vector<int>& region_cells,
+                            const std::array<int, kNumPieces>& piece_counts, const PatternOptions& options,
+                            const std::atomic<bool>* stop = nullptr);
+
+}  // namespace trigon::solver

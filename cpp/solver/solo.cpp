@@ -1,0 +1,449 @@
+#include "solver/solo.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "core/random.h"
+
+namespace trigon::solver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTriangle = kNumPieces - 1;
+// Move ordering, tuned on the standard and alternate puzzles (bench/bench_solver.py): pieces
+// largest first; among equals, fewest cells made useless to everyone, then the snuggest fit
+// (fewest empty edge neighbours), with a little noise so that restarts differ.
+constexpr int kScorePerTriangle = 1000;
+constexpr int kDeadCellPenalty = 120;
+constexpr int kExposurePenalty = 20;
+constexpr int kNoise = 10;
+constexpr int kBranching = 8;  // best candidates tried per node
+// Restarts: node budget per restart grows with the restart count; many restarts keep a prefix.
+constexpr long long kRestartNodes = 4000;
+constexpr long long kRestartNodesStep = 400;
+constexpr int kPrefixRestartPercent = 50;
+constexpr int kMinPrefix = 40;
+
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+int area_of(std::uint32_t pieces) {
+    static const int* sizes = [] {
+        static int s[kNumPieces];
+        for (int p = 0; p < kNumPieces; ++p) s[p] = trigon_pieces()[p].size;
+        return s;
+    }();
+    int a = 0;
+    for (std::uint32_t l = pieces; l; l &= l - 1) a += sizes[std::countr_zero(l)];
+    return a;
+}
+
+}  // namespace
+
+struct SoloSearch::Shared {
+    Shared(const Position& s, const SoloOptions& o) : start(s), opt(o) {}
+    Position start;
+    SoloOptions opt;
+    int target = 0;
+    Clock::time_point t0;
+    std::atomic<bool>* stop = nullptr;
+    std::atomic<long long> nodes{0}, restarts{0};
+    std::atomic<int> best_placed{0};
+    mutable std::mutex mu;
+    std::vector<SoloSolution> solutions;
+    std::unordered_set<std::string> keys;
+    std::array<std::vector<int>, kNumColours> best_partial;
+    int best_partial_area = -1;
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+};
+
+namespace {
+
+struct Candidate {
+    int score;
+    std::uint16_t id;
+};
+
+class Worker {
+public:
+    Worker(SoloSearch::Shared& sh, int index)
+        : sh_(sh), t_(sh.start.table()), geo_(t_.geo()), index_(index), ml_(std::make_unique<MoveList>()) {
+        stack_.assign(kNumColours * kNumPieces + 2, sh.start);
+        cands_.resize(stack_.size());
+        active_ = sh.start.rules().colours;
+        if (sh.opt.colours) active_ &= sh.opt.colours;
+        for (int c = 0; c < kNumColours; ++c) order_[c] = (sh.start.to_move() + c) % kNumColours;
+        start_area_ = 0;
+        for (int c = 0; c < kNumColours; ++c)
+            if (active_ >> c & 1) start_area_ += area_of(sh.start.pieces_left(c));
+        area_fits_ = start_area_ <= (geo_.all_cells() - sh.start.occupied_all()).count();
+    }
+
+    void run() {
+        const auto& opt = sh_.opt;
+        for (long long r = 0; !sh_.stop->load(); ++r) {
+            rng_.seed_with(mix(opt.seed * 0x100000001B3ull + static_cast<std::uint64_t>(index_) * 0x9E37ull +
+                               static_cast<std::uint64_t>(r)));
+            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : kRestartNodes + kRestartNodesStep * std::min<long long>(r, 100);
+            restart_nodes_ = 0;
+            path_.clear();
+            placed_ = 0;
+            stack_[0] = sh_.start;
+            // Ruin and recreate: many restarts keep a random prefix of the last solution (for
+            // more distinct ones) or of the deepest branch so far, and search the rest afresh.
+            const auto& base = !solution_path_.empty() ? solution_path_ : best_path_;
+            int cut = 0;
+            if (!base.empty() && static_cast<int>(rng_.below(100)) < (solution_path_.empty() ? kPrefixRestartPercent : 90)) {
+                const int len = static_cast<int>(base.size());
+                const int lo = solution_path_.empty() ? kMinPrefix : len / 2;
+                if (len > lo) cut = lo + static_cast<int>(rng_.below(static_cast<std::uint32_t>(len - lo)));
+            }
+            for (int i = 0; i < cut; ++i) {
+                auto [c, id] = base[i];
+                stack_[i + 1] = stack_[i];
+                stack_[i + 1].place(c, id);
+                path_.push_back(base[i]);
+                placed_ += t_.placement(id).size;
+            }
+            dfs(cut);
+            sh_.restarts.fetch_add(1);
+            flush_nodes();
+        }
+        flush_nodes();
+    }
+
+private:
+    void flush_nodes() {
+        sh_.nodes.fetch_add(pending_nodes_);
+        pending_nodes_ = 0;
+    }
+
+    // The colour to extend next: the one with most pieces left, ties in turn order.
+    int choose_colour(const Position& P) const {
+        int best = -1, most = 0;
+        for (int k = 0; k < kNumColours; ++k) {
+            int c = order_[k];
+            if (!(active_ >> c & 1)) continue;
+            int left = std::popcount(P.pieces_left(c));
+            if (left > most) {
+                most = left;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    // Lower bound on cells that must stay empty: cells no colour can still cover (forbidden to
+    // every colour with pieces left); `fr` gets each colour's free cells. (Counting cells only a
+    // lone triangle could fill as well cost more time than it saved.)
+    int waste_bound(const Position& P, Bitboard* fr) const {
+        const Bitboard& all = geo_.all_cells();
+        const Bitboard empty = all - P.occupied_all();
+        Bitboard any_free;
+        for (int c = 0; c < kNumColours; ++c) {
+            fr[c] = Bitboard{};
+            if (!(active_ >> c & 1) || P.pieces_left(c) == 0) continue;
+            fr[c] = all - P.forbidden(c);
+            any_free |= fr[c];
+        }
+        return (empty - any_free).count();
+    }
+
+    void on_solution() {
+        if (sh_.opt.colours) {
+            std::lock_guard<std::mutex> lock(sh_.mu);
+            if (!sh_.solutions.empty()) return;
+            SoloSolution s;
+            s.moves = path_;
+            s.complete = true;
+            sh_.solutions.push_back(std::move(s));
+            sh_.stop->store(true);
+            return;
+        }
+        std::array<std::vector<int>, kNumColours> lists;
+        for (auto [c, id] : path_) lists[c].push_back(id);
+        SoloSolution s = replay_layout(sh_.start, lists);
+        if (!s.complete) return;  // cannot happen for a full packing; keep searching if it does
+        Position fin = sh_.start;
+        for (auto [c, id] : s.moves) fin.place(c, id);
+        std::string key = layout_key(fin);
+        std::lock_guard<std::mutex> lock(sh_.mu);
+        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
+        if (!sh_.keys.insert(key).second) return;
+        sh_.solutions.push_back(std::move(s));
+        solution_path_ = path_;
+        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
+    }
+
+    void note_partial() {
+        best_local_ = placed_;
+        best_path_ = path_;
+        int prev = sh_.best_placed.load();
+        while (placed_ > prev && !sh_.best_placed.compare_exchange_weak(prev, placed_)) {}
+        std::lock_guard<std::mutex> lock(sh_.mu);
+        if (placed_ <= sh_.best_partial_area) return;
+        sh_.best_partial_area = placed_;
+        for (auto& l : sh_.best_partial) l.clear();
+        for (auto [c, id] : path_) sh_.best_partial[c].push_back(id);
+    }
+
+    // Returns true when this restart should end (solution, node limit, stop, time).
+    bool dfs(int d) {
+        ++pending_nodes_;
+        if (++restart_nodes_ > limit_) return true;
+        if ((++tick_ & 1023) == 0) {
+            flush_nodes();
+            if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) sh_.stop->store(true);
+        }
+        if (sh_.stop->load(std::memory_order_relaxed)) return true;
+        if (placed_ > best_local_) note_partial();
+
+        const Position& P = stack_[d];
+        const int c = choose_colour(P);
+        if (c < 0) {
+            on_solution();
+            return true;
+        }
+        Bitboard fr[kNumColours];
+        const int dead_count = waste_bound(P, fr);
+        const Bitboard empty = geo_.all_cells() - P.occupied_all();
+        // When the pieces cannot all fit at all, drop the bound and just place as much as possible.
+        const int budget = area_fits_ ? empty.count() - (start_area_ - placed_) : 1 << 20;
+        if (dead_count > budget) return false;
+
+        Bitboard free_others;
+        for (int k = 0; k < kNumColours; ++k)
+            if (k != c) free_others |= fr[k];
+        const std::uint32_t left = P.pieces_left(c);
+        const bool triangle_allowed = !sh_.opt.triangle_last || left == (1u << kTriangle);
+        const int fixed_start = P.started(c) ? -1 : sh_.opt.start_cells[c];
+        const bool alt = P.rules().alternate;
+
+        P.generate(c, *ml_);
+        auto& cands = cands_[d];
+        cands.clear();
+        for (auto id : *ml_) {
+            const Placement& pl = t_.placement(id);
+            if (pl.piece == kTriangle && !triangle_allowed) continue;
+            const Bitboard& cm = t_.cells_mask(id);
+            if (fixed_start >= 0 && !cm.test(fixed_start)) continue;
+            Bitboard blocked;
+            if (left == (1u << pl.piece)) {
+                blocked = fr[c] - cm;  // the colour's last piece: its own free cells die
+            } else {
+                blocked = t_.adj_mask(id);
+                if (alt) blocked |= t_.alt_forbid_mask(id);
+                blocked &= fr[c];
+                blocked -= cm;
+            }
+            const int newly_dead = (blocked - free_others).count();
+            if (dead_count + newly_dead > budget) continue;
+            const int exposure = (t_.adj_mask(id) & empty).count();
+            int score = kScorePerTriangle * pl.size - kDeadCellPenalty * newly_dead - kExposurePenalty * exposure +
+                        static_cast<int>(rng_.below(kNoise));
+            cands.push_back({score, id});
+        }
+        std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+        const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
+        for (int i = 0; i < branch; ++i) {
+            const int id = cands_[d][i].id;
+            const int size = t_.placement(id).size;
+            stack_[d + 1] = stack_[d];
+            stack_[d + 1].place(c, id);
+            path_.push_back({c, id});
+            placed_ += size;
+            const bool end = dfs(d + 1);
+            placed_ -= size;
+            path_.pop_back();
+            if (end) return true;
+        }
+        return false;
+    }
+
+    SoloSearch::Shared& sh_;
+    const MoveTable& t_;
+    const Geometry& geo_;
+    int index_;
+    std::unique_ptr<MoveList> ml_;
+    std::vector<Position> stack_;
+    std::vector<std::vector<Candidate>> cands_;
+    std::vector<std::pair<int, int>> path_, best_path_, solution_path_;
+    std::array<int, kNumColours> order_{};
+    int active_ = 0;
+    int start_area_ = 0;
+    bool area_fits_ = true;
+    int placed_ = 0;
+    int best_local_ = 0;
+    long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
+    Rng rng_;
+};
+
+}  // namespace
+
+SoloSearch::SoloSearch(const Position& start, const SoloOptions& options)
+    : shared_(std::make_unique<Shared>(start, options)) {
+    if (options.threads < 1) throw std::invalid_argument("threads must be >= 1");
+    if (options.count < 1) throw std::invalid_argument("count must be >= 1");
+    shared_->stop = &stop_;
+    for (int c = 0; c < kNumColours; ++c)
+        if (start.in_play(c)) shared_->target += area_of(start.pieces_left(c));
+}
+
+SoloSearch::~SoloSearch() {
+    stop();
+    join();
+}
+
+void SoloSearch::start() {
+    shared_->t0 = Clock::now();
+    // A colour that must still place pieces but has no legal move can never complete: no search.
+    const Position& p = shared_->start;
+    for (int c = 0; c < kNumColours; ++c) {
+        const bool active = p.in_play(c) && (!shared_->opt.colours || (shared_->opt.colours >> c & 1));
+        if (active && p.pieces_left(c) && !p.has_move(c)) return;
+    }
+    for (int i = 0; i < shared_->opt.threads; ++i) {
+        threads_.emplace_back([this, i] {
+            Worker w(*shared_, i);
+            w.run();
+            stop_.store(true);  // one worker ending (success or time) ends the race
+            {
+                std::lock_guard<std::mutex> lock(wait_mu_);
+                finished_.fetch_add(1);
+            }
+            wait_cv_.notify_all();
+        });
+    }
+}
+
+bool SoloSearch::wait_for(double seconds) {
+    std::unique_lock<std::mutex> lock(wait_mu_);
+    wait_cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done(); });
+    return done();
+}
+
+void SoloSearch::join() {
+    for (auto& t : threads_)
+        if (t.joinable()) t.join();
+}
+
+SoloStats SoloSearch::stats() const {
+    SoloStats s;
+    s.nodes = shared_->nodes.load();
+    s.restarts = shared_->restarts.load();
+    s.seconds = shared_->elapsed();
+    s.best_placed = shared_->best_placed.load();
+    s.target = shared_->target;
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    s.solutions = static_cast<int>(shared_->solutions.size());
+    if (s.solutions > 0) s.best_placed = s.target;
+    return s;
+}
+
+std::vector<SoloSolution> SoloSearch::solutions() const {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    return shared_->solutions;
+}
+
+SoloSolution SoloSearch::best() const {
+    std::array<std::vector<int>, kNumColours> lists;
+    {
+        std::lock_guard<std::mutex> lock(shared_->mu);
+        if (!shared_->solutions.empty()) return shared_->solutions.front();
+        lists = shared_->best_partial;
+    }
+    return replay_layout(shared_->start, lists);
+}
+
+SoloSolution solve_solo(const Position& start, const SoloOptions& options, SoloStats* stats) {
+    SoloSearch search(start, options);
+    search.start();
+    search.join();
+    if (stats) *stats = search.stats();
+    return search.best();
+}
+
+SoloSolution replay_layout(const Position& start, const std::array<std::vector<int>, kNumColours>& per_colour) {
+    const MoveTable& t = start.table();
+    Position P = start;
+    std::array<std::size_t, kNumColours> next{};
+    auto ml = std::make_unique<MoveList>();
+    SoloSolution s;
+    while (!P.is_over()) {
+        const int c = P.to_move();
+        int id = -1;
+        while (next[c] < per_colour[c].size()) {
+            int cand = per_colour[c][next[c]++];
+            if (P.check(c, cand) == Illegal::None) {
+                id = cand;
+                break;
+            }
+        }
+        if (id < 0) {
+            // Forced move outside the layout: prefer cells no other colour still plans to use,
+            // then the largest piece, the triangle only as the last piece.
+            Bitboard planned;
+            for (int k = 0; k < kNumColours; ++k)
+                if (k != c)
+                    for (std::size_t i = next[k]; i < per_colour[k].size(); ++i) planned |= t.cells_mask(per_colour[k][i]);
+            P.generate(c, *ml);
+            const bool only_triangle = P.pieces_left(c) == (1u << kTriangle);
+            int best_score = -1 << 30;
+            for (auto m : *ml) {
+                const Placement& pl = t.placement(m);
+                int sc = pl.size * 4 - (t.cells_mask(m).intersects(planned) ? 1000 : 0) -
+                         (pl.piece == kTriangle && !only_triangle ? 100 : 0);
+                if (sc > best_score) {
+                    best_score = sc;
+                    id = m;
+                }
+            }
+            if (id < 0) throw std::logic_error("replay: colour to move has no legal move");
+        }
+        P.play(id);
+        s.moves.push_back({c, id});
+    }
+    s.complete = true;
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!start.in_play(c)) continue;
+        s.scores[c] = P.score(c);
+        if (P.pieces_left(c) != 0) s.complete = false;
+        s.unplaced_triangles += kTrianglesPerColour - P.placed_triangles(c);
+    }
+    return s;
+}
+
+std::string layout_key(const Position& fin) {
+    const Geometry& g = fin.table().geo();
+    const int n = g.num_cells();
+    std::vector<int> colour(n, -1);
+    for (int c = 0; c < kNumColours; ++c) fin.occupied(c).for_each([&](int cell) { colour[cell] = c; });
+    std::string best;
+    std::string cur(n, '.');
+    for (int k = 0; k < kNumSymmetries; ++k) {
+        std::vector<int> img(n, -1);
+        for (int cell = 0; cell < n; ++cell) img[g.symmetric_cell(k, cell)] = colour[cell];
+        int rename[kNumColours] = {-1, -1, -1, -1};
+        int next = 0;
+        for (int cell = 0; cell < n; ++cell) {
+            int c = img[cell];
+            if (c < 0) {
+                cur[cell] = '.';
+                continue;
+            }
+            if (rename[c] < 0) rename[c] = next++;
+            cur[cell] = static_cast<char>('a' + rename[c]);
+        }
+        if (k == 0 || cur < best) best = cur;
+    }
+    return best;
+}
+
+}  // namespace trigon::solver

@@ -1,0 +1,94 @@
+// Solo puzzle solver ("Eighty-Eight"): place every piece of every colour in play, the single
+// triangle last, as a legal game. Randomised depth-first search over piece placements with a
+// wasted-cell bound, restarted with fresh seeds; worker threads race and stop at the first success.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "core/position.h"
+
+namespace trigon::solver {
+
+struct SoloOptions {
+    // Start cell per colour (a cell index), or -1 to let the search choose among the free ones.
+    std::array<int, kNumColours> start_cells{-1, -1, -1, -1};
+    std::uint64_t seed = 0;
+    double time_limit = 60.0;  // seconds; <= 0 means no limit (stop() ends it)
+    int threads = 1;
+    int count = 1;             // distinct complete layouts wanted
+    bool triangle_last = true;  // the single triangle only as a colour's last piece (+20 bonus)
+    long long restart_nodes = 0;  // nodes per restart before reseeding; 0 = automatic
+    // Colours that place pieces (0 = all in play). With a subset the others are assumed to stop:
+    // solutions are then the placement sequences themselves (legal in that order), not games.
+    std::uint8_t colours = 0;
+};
+
+struct SoloSolution {
+    std::vector<std::pair<int, int>> moves;  // (colour, placement id) in the game's turn order
+    bool complete = false;                   // every colour in play placed all its pieces
+    std::array<int, kNumColours> scores{};   // rulebook scores of the replayed game
+    int unplaced_triangles = 0;              // over the colours in play
+};
+
+struct SoloStats {
+    long long nodes = 0;
+    long long restarts = 0;
+    double seconds = 0;
+    int best_placed = 0;  // most triangles placed in one search branch (all colours)
+    int target = 0;       // triangles to place in all
+    int solutions = 0;
+};
+
+class SoloSearch {
+public:
+    SoloSearch(const Position& start, const SoloOptions& options);
+    ~SoloSearch();
+    SoloSearch(const SoloSearch&) = delete;
+    SoloSearch& operator=(const SoloSearch&) = delete;
+
+    void start();
+    bool done() const { return finished_.load() == static_cast<int>(threads_.size()); }
+    void stop() { stop_.store(true); }
+    void join();
+    // Waits until every worker has finished or `seconds` have passed; true when finished.
+    bool wait_for(double seconds);
+    SoloStats stats() const;
+
+    // Distinct complete solutions found (in order of discovery; the first is the answer).
+    std::vector<SoloSolution> solutions() const;
+    // The answer: the first complete solution, else the best partial layout replayed (with any
+    // forced extra moves) into a legal game, marked incomplete.
+    SoloSolution best() const;
+
+    struct Shared;  // state shared by the workers (defined in solo.cpp)
+
+private:
+    std::unique_ptr<Shared> shared_;
+    std::vector<std::thread> threads_;
+    std::atomic<bool> stop_{false};
+    std::atomic<int> finished_{0};
+    std::mutex wait_mu_;
+    std::condition_variable wait_cv_;
+};
+
+// Blocking convenience for C++ callers and tests.
+SoloSolution solve_solo(const Position& start, const SoloOptions& options, SoloStats* stats = nullptr);
+
+// Replays per-colour move lists (each in an order legal for its colour) in turn order from
+// `start`; where a colour's list runs out or its next move is no longer legal while it still
+// has a legal move, plays the largest legal piece (triangle last when it can). Returns the game.
+SoloSolution replay_layout(const Position& start, const std::array<std::vector<int>, kNumColours>& per_colour);
+
+// Canonical key of a final layout up to the 12 board symmetries and a renaming of colours.
+std::string layout_key(const Position& final_position);
+
+}  // namespace trigon::solver

@@ -1,0 +1,100 @@
+"""Exact questions from a position, when the other colours stop placing pieces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from . import _core
+from .game import Game
+from .move import Move
+from .solver import SolverError
+from .variants import Colour
+
+__all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
+
+
+@dataclass
+class PlaceAllResult:
+    answer: Optional[bool]  # True (witness given), False (proven by exhaustive search), None: not proven
+    witness: List[Tuple[Colour, Move]]  # moves legal in this order with the other colours passing
+    witness_game: Optional[Game]
+    nodes: int
+    seconds: float
+    interrupted: bool = False
+
+    @property
+    def proven(self) -> bool:
+        return self.answer is not None
+
+    def __bool__(self) -> bool:
+        return bool(self.answer)
+
+
+@dataclass
+class MaxPlaceResult:
+    colour: Colour
+    triangles: int  # most further triangles found placeable (the maximum when proven)
+    proven: bool
+    witness: List[Tuple[Colour, Move]]
+    nodes: int
+    seconds: float
+    interrupted: bool = False
+
+
+def _colours_mask(game: Game, colours) -> int:
+    in_play = [int(c) for c in game.variant.colours]
+    if colours is None:
+        cs = in_play
+    else:
+        cs = [int(c) for c in ([colours] if isinstance(colours, int) else colours)]
+        for c in cs:
+            if c not in in_play:
+                raise SolverError(f"colour {c} does not take part in this game")
+    mask = 0
+    for c in cs:
+        mask |= 1 << c
+    return mask
+
+
+def _witness(game: Game, pairs) -> Tuple[List[Tuple[Colour, Move]], Game]:
+    g = game.copy()
+    side = game.variant.side
+    out = []
+    for c, pid in pairs:
+        m = Move(int(pid), side)
+        g.play(m, colour=int(c))  # out of turn: the other colours have stopped
+        out.append((Colour(c), m))
+    return out, g
+
+
+def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_limit: int = 0,
+                  heuristic: bool = True) -> PlaceAllResult:
+    """Can every remaining piece of ``colours`` (default: all colours in play) still be placed if
+    the other colours place nothing more? ``answer`` is True with a witness, False when an
+    exhaustive search proved it impossible, None when the limits ended the search first.
+    With ``heuristic`` (default) the guided solo search gets the first 30% of ``time_limit`` to
+    find a witness; ``node_limit`` bounds the exhaustive part only."""
+    if not isinstance(game, Game):
+        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    if time_limit is None or time_limit <= 0:
+        raise SolverError("time_limit must be a positive number of seconds")
+    r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
+                            node_limit=int(node_limit), heuristic=bool(heuristic))
+    answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
+    moves, wg = _witness(game, r["witness"]) if answer else ([], None)
+    return PlaceAllResult(answer=answer, witness=moves, witness_game=wg, nodes=int(r["nodes"]),
+                          seconds=float(r["seconds"]), interrupted=bool(r["interrupted"]))
+
+
+def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: int = 0) -> MaxPlaceResult:
+    """The most triangles ``colour`` can still place alone (others stop), by branch and bound;
+    exact when ``proven``."""
+    if not isinstance(game, Game):
+        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    c = _colours_mask(game, [colour]).bit_length() - 1
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=int(node_limit))
+    moves, _ = _witness(game, r["witness"])
+    return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
+                          witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),
+                          interrupted=bool(r["interrupted"]))

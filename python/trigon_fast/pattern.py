@@ -1,0 +1,131 @@
+"""Pattern puzzles: cover a region of the board exactly with a multiset of pieces.
+
+>>> import trigon_fast as tf
+>>> r = tf.solve_pattern(["a9", "b9", "c9", "b10"], pieces=["2", "2"], all_solutions=True)
+>>> r.count, r.exhausted
+(1, True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _core
+from .move import PIECE_NAMES, PIECE_SIZES, Move, board, piece_index
+from .solver import SolverError
+
+__all__ = ["PatternResult", "parse_region", "solve_pattern"]
+
+_FILLED = set("xX#*oO@")
+
+
+@dataclass
+class PatternResult:
+    count: int  # solutions found (symmetry classes with unique=True); exact when exhausted
+    solutions: List[List[Move]]  # up to max_solutions of them
+    exhausted: bool  # the whole search space was covered: count is exact, 0 means impossible
+    impossible: Optional[str]  # a reason found before searching (area mismatch, a hole, ...)
+    nodes: int
+    seconds: float
+    symmetries: int = 1  # symmetries of the region used with unique=True
+    interrupted: bool = False
+    region: List[int] = field(default_factory=list)
+
+    @property
+    def solvable(self) -> Optional[bool]:
+        """True / False when known, None when the search stopped before knowing."""
+        if self.count > 0:
+            return True
+        return False if self.exhausted else None
+
+
+def parse_region(picture: str, side: int = 9) -> List[int]:
+    """Cells of a text picture: one character per triangle as in ``Game.diagram`` (``x # * o @``
+    filled, anything else empty), rows top to bottom; the picture is centred on the board, and
+    its top-left character is a triangle pointing up when the picture's width and position allow
+    (picture x + y even = up)."""
+    b = board(side)
+    rows = [r.rstrip() for r in picture.strip("\n").splitlines()]
+    pts = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in _FILLED]
+    if not pts:
+        raise SolverError("the picture has no filled cells (use x, #, *, o or @)")
+    w = max(x for x, _ in pts) + 1
+    h = len(rows)
+    up_parity = 0 if side == 9 else 1  # board x + y parity of an up triangle
+    dy = (b.height - h) // 2
+    dx = (b.width - w) // 2
+    if (dx + dy) % 2 != up_parity:
+        dx += 1
+    for _ in range(2):
+        cells = [b.cell_at(x + dx, y + dy) for x, y in pts]
+        if all(c >= 0 for c in cells):
+            return cells
+        dx -= 2
+    raise SolverError("the picture does not fit on the board")
+
+
+def _region_cells(region, side: int) -> List[int]:
+    b = board(side)
+    if isinstance(region, str):
+        if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region:
+            return parse_region(region, side)
+        region = [s.strip() for s in region.split(",") if s.strip()]
+    cells = []
+    for c in region:
+        if isinstance(c, str):
+            idx = b.parse_cell(c)
+            if idx < 0:
+                raise SolverError(f"{c!r} is not a cell of the side-{side} board")
+        else:
+            idx = int(c)
+            if not 0 <= idx < b.num_cells:
+                raise SolverError(f"cell index {c!r} out of range")
+        cells.append(idx)
+    if len(set(cells)) != len(cells):
+        raise SolverError("a region cell is given twice")
+    return cells
+
+
+def _piece_counts(pieces) -> List[int]:
+    counts = [0] * len(PIECE_NAMES)
+    if pieces is None:
+        return [1] * len(PIECE_NAMES)
+    items = pieces.items() if isinstance(pieces, Mapping) else Counter(pieces).items()
+    for p, n in items:
+        try:
+            idx = piece_index(p)
+        except ValueError as e:
+            raise SolverError(str(e)) from None
+        if int(n) < 0:
+            raise SolverError("piece counts must be >= 0")
+        counts[idx] += int(n)
+    return counts
+
+
+def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, all_solutions: bool = False, *,
+                  unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
+                  side: int = 9) -> PatternResult:
+    """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)
+    exactly with ``pieces`` (names or indices, repeats allowed, or a mapping name -> count; by
+    default one colour's 22 pieces, each used once). No contact rules apply.
+
+    ``all_solutions=False`` stops at the first solution; ``True`` counts them all (``exhausted``
+    tells whether the count is exact, i.e. the search finished within ``time_limit``).
+    ``unique=True`` counts one solution per symmetry class of the region. Ctrl-C stops the search
+    and returns what was found (``interrupted``).
+    """
+    if side not in (8, 9):
+        raise SolverError("board side must be 9 or 8")
+    cells = _region_cells(region, side)
+    counts = _piece_counts(pieces)
+    if time_limit is None or time_limit <= 0:
+        raise SolverError("time_limit must be a positive number of seconds")
+    out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
+                              max_stored=int(max_solutions), time_limit=float(time_limit))
+    sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
+    return PatternResult(count=int(out["count"]), solutions=sols, exhausted=bool(out["exhausted"]),
+                         impossible=out["impossible"] or None, nodes=int(out["nodes"]),
+                         seconds=float(out["seconds"]), symmetries=int(out["symmetries"]),
+                         interrupted=bool(out["interrupted"]), region=cells)

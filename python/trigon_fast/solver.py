@@ -1,0 +1,200 @@
+"""The solo puzzle ("Eighty-Eight"): place every piece of every colour, the single triangle last.
+
+>>> import trigon_fast as tf
+>>> sol = tf.solve_solo(seed=1, time_limit=30)
+>>> sol.complete, sol.total_score
+(True, 80)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _core
+from .errors import TrigonError
+from .game import Game
+from .move import Move
+from .variants import Colour, Variant
+
+__all__ = ["SolverError", "SolveStats", "Solution", "solve_solo"]
+
+CellLike = Union[int, str]
+
+
+class SolverError(TrigonError):
+    """Bad solver input (colours, start cells, limits)."""
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    nodes: int
+    seconds: float
+    restarts: int
+    best_placed: int  # most triangles placed in one search branch
+    target: int  # triangles to place in all
+    solutions: int  # distinct complete layouts found
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class Solution:
+    """A solo game: ``game`` replays ``moves`` legally in turn order; ``complete`` when every
+    colour in play placed all its pieces."""
+
+    game: Game
+    moves: List[Tuple[Colour, Move]]
+    scores: Dict[Colour, int]
+    complete: bool
+    stats: SolveStats
+    interrupted: bool = False
+    unplaced_triangles: int = 0
+    extra: Dict[str, object] = field(default_factory=dict)
+
+    @property
+    def total_score(self) -> int:
+        return sum(self.scores.values())
+
+    def __str__(self) -> str:
+        head = "complete" if self.complete else f"incomplete ({self.unplaced_triangles} triangles unplaced)"
+        return f"{self.game}\nsolo: {head}, total score {self.total_score}, {self.stats.seconds:.3f} s"
+
+
+def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours) -> Variant:
+    if variant is None:
+        return Variant.solo(colours=colours, alternate_rule=alternate_rule)
+    if not isinstance(variant, Variant):
+        raise SolverError(f"variant must be a Variant, not {type(variant).__name__}")
+    if colours is not None:
+        if variant.kind != "solo":
+            raise SolverError("colours can be chosen only with a solo variant (or variant=None)")
+        variant = Variant.solo(colours=colours, side=variant.side, alternate_rule=variant.alternate_rule)
+    if alternate_rule and not variant.alternate_rule:
+        variant = variant.with_alternate_rule(True)
+    return variant
+
+
+def _cell_index(board, cell: CellLike) -> int:
+    if isinstance(cell, str):
+        idx = board.parse_cell(cell)
+        if idx < 0:
+            raise SolverError(f"{cell!r} is not a cell of the side-{board.side} board")
+        return idx
+    idx = int(cell)
+    if not 0 <= idx < board.num_cells:
+        raise SolverError(f"cell index {cell!r} out of range")
+    return idx
+
+
+def _resolve_start_cells(board, colours: Sequence[Colour], start_cells) -> List[int]:
+    fixed = [-1] * 4
+    if start_cells is None:
+        return fixed
+    if isinstance(start_cells, Mapping):
+        items = [(int(c), cell) for c, cell in start_cells.items()]
+    else:
+        cells = list(start_cells)
+        if len(cells) != len(colours):
+            raise SolverError(f"start_cells needs one cell (or None) per colour in play ({len(colours)})")
+        items = list(zip((int(c) for c in colours), cells))
+    starts = set(board.start_cells)
+    used = set()
+    for c, cell in items:
+        if c not in [int(k) for k in colours]:
+            raise SolverError(f"colour {c} does not take part in this game")
+        if cell is None:
+            continue
+        idx = _cell_index(board, cell)
+        if idx not in starts:
+            raise SolverError(f"{board.cell_name(idx)} is not a start cell")
+        if idx in used:
+            raise SolverError(f"start cell {board.cell_name(idx)} given to two colours")
+        used.add(idx)
+        fixed[c] = idx
+    return fixed
+
+
+def _stats(d: dict) -> SolveStats:
+    return SolveStats(nodes=int(d["nodes"]), seconds=float(d["seconds"]), restarts=int(d["restarts"]),
+                      best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]))
+
+
+def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solution:
+    game = base.copy()
+    side = game.variant.side
+    moves = []
+    for c, pid in sol["moves"]:
+        m = Move(int(pid), side)
+        if game.turn != c:
+            raise RuntimeError(f"solver produced a move for {Colour(c).name.lower()} out of turn")
+        game.play(m)
+        moves.append((Colour(c), m))
+    scores = game.scores()
+    return Solution(game=game, moves=moves, scores=scores, complete=bool(sol["complete"]), stats=stats,
+                    interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
+
+
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
+               start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
+               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None, count: int = 1,
+               triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]:
+    """Solve the solo puzzle: a complete legal game in which every colour in play places all 22
+    pieces, the single triangle last (+20 each) unless ``triangle_last=False``.
+
+    ``variant`` defaults to ``Variant.solo(colours, alternate_rule=...)`` (four colours, big board);
+    ``Variant.THREE_PLAYER`` or ``Variant.solo(side=8)`` play on the inner board.
+    ``start_cells``: ``None`` (free), a mapping colour -> cell, or one cell (or ``None``) per
+    colour in play, as names (``"r15"``) or indices. ``game``: continue from this game's
+    position ("can every remaining piece still be placed?"). ``threads`` race different seeds;
+    with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
+    four times a second; returning ``False`` stops the search. Ctrl-C also stops it and returns
+    the best found so far (``interrupted`` set).
+
+    Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
+    ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
+    to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
+    (as many as were found in time; the best partial one when none).
+    """
+    if game is not None:
+        if not isinstance(game, Game):
+            raise SolverError(f"game must be a Game, not {type(game).__name__}")
+        if variant is not None and variant != game.variant:
+            raise SolverError("give either a variant or a game, not both")
+        variant = game.variant
+        if alternate_rule and not variant.alternate_rule:
+            raise SolverError("the game's variant does not use the alternate rule")
+        if colours is not None:
+            raise SolverError("colours come from the game's variant")
+        if game.is_over:
+            raise SolverError("the game is over")
+        base = game
+    else:
+        variant = _resolve_variant(variant, alternate_rule, colours)
+        base = Game(variant)
+    if time_limit is None or time_limit <= 0:
+        raise SolverError("time_limit must be a positive number of seconds")
+    if int(threads) < 1:
+        raise SolverError("threads must be >= 1")
+    if int(count) < 1:
+        raise SolverError("count must be >= 1")
+    if int(seed) < 0:
+        raise SolverError("seed must be >= 0")
+    fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
+
+    cb = None
+    if callback is not None:
+        def cb(d):  # noqa: E306 - adapts the C++ dict to SolveStats
+            return callback(_stats(d))
+
+    out = _core.solve_solo(base.position, fixed, seed=int(seed), time_limit=float(time_limit),
+                           threads=int(threads), count=int(count), triangle_last=bool(triangle_last),
+                           restart_nodes=int(restart_nodes), callback=cb)
+    stats = _stats(out["stats"])
+    interrupted = bool(out["interrupted"])
+    if count == 1:
+        return _build(base, out["best"], stats, interrupted)
+    sols = [_build(base, s, stats, interrupted) for s in out["solutions"]]
+    return sols if sols else [_build(base, out["best"], stats, interrupted)]

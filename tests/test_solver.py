@@ -1,0 +1,292 @@
+"""Solo solver: every answer replays legally under the rules core, and an independent checker
+built only on board geometry (no move generator) confirms the final layout and the score."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections import defaultdict
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import _core
+
+TRIANGLE = "1"
+
+
+# -- independent checker ----------------------------------------------------------------------
+def _shape_key(board, cells):
+    return _core.canonical_key([board.lattice(c) for c in cells])
+
+
+_PIECE_KEYS = {}
+
+
+def _piece_key(name):
+    if name not in _PIECE_KEYS:
+        idx = tf.PIECE_NAMES.index(name)
+        _PIECE_KEYS[name] = _core.canonical_key(_core.piece_orientations(idx)[0])
+    return _PIECE_KEYS[name]
+
+
+def check_layout(variant, history):
+    """Checks the rules on the placed pieces alone; returns the rulebook score per colour."""
+    board = tf.board(variant.side)
+    owner = {}  # cell -> (colour, piece number)
+    pieces = defaultdict(list)  # colour -> [(name, cells)] in order
+    for colour, move in history:
+        c = int(colour)
+        assert c in [int(k) for k in variant.colours]
+        cells = list(move.cell_indices)
+        assert len(set(cells)) == len(cells) == tf.PIECE_SIZES[tf.PIECE_NAMES.index(move.piece)]
+        assert _shape_key(board, cells) == _piece_key(move.piece), "cells do not form the named piece"
+        for cell in cells:
+            assert cell not in owner, f"overlap at {board.cell_name(cell)}"
+            owner[cell] = (c, len(pieces[c]))
+        pieces[c].append((move.piece, cells))
+    starts = set(board.start_cells)
+    first_starts = set()
+    for c, plist in pieces.items():
+        names = [n for n, _ in plist]
+        assert len(set(names)) == len(names), "a piece placed twice"
+        # First piece on a start cell no other colour started on.
+        on_start = starts.intersection(plist[0][1])
+        assert len(on_start) == 1
+        assert not (on_start & first_starts)
+        first_starts |= on_start
+        vertex_sets = [set(v for cell in cells for v in board.cell_vertices(cell)) for _, cells in plist]
+        for i, (_, cells) in enumerate(plist):
+            for cell in cells:
+                for nb in board.edge_neighbours(cell):
+                    if nb in owner and owner[nb][0] == c:
+                        assert owner[nb][1] == i, f"same-colour edge contact at {board.cell_name(cell)}"
+            if i > 0:  # in the given order each piece touches an earlier one at a vertex
+                assert any(vertex_sets[i] & vertex_sets[j] for j in range(i)), "piece not connected"
+    if variant.alternate_rule:
+        for v in range(board.num_vertices):
+            per_colour = defaultdict(lambda: defaultdict(int))
+            for cell in board.vertex_fan(v):
+                if cell in owner:
+                    c, p = owner[cell]
+                    per_colour[c][p] += 1
+            for counts in per_colour.values():
+                if len(counts) >= 2:
+                    assert max(counts.values()) < 3, "alternate rule: a side meets another same-colour piece"
+    scores = {}
+    for c in variant.colours:
+        plist = pieces.get(int(c), [])
+        if len(plist) == 22:
+            scores[c] = 20 if plist[-1][0] == TRIANGLE else 15
+        else:
+            scores[c] = sum(len(cells) for _, cells in plist) - 110
+    return scores
+
+
+def replay(variant, history, base=None):
+    g = base.copy() if base is not None else tf.Game(variant)
+    for colour, move in history:
+        assert g.turn == colour
+        assert g.check(move) is None
+        g.play(move)
+    return g
+
+
+def assert_valid(sol, variant, base=None):
+    full = (base.history if base is not None else []) + sol.moves
+    g = replay(variant, sol.moves, base)
+    assert g.is_over
+    assert [(int(c), m.id) for c, m in g.history] == [(int(c), m.id) for c, m in sol.game.history]
+    expected = check_layout(variant, full)
+    assert sol.scores == expected == g.scores()
+    assert sol.complete == all(len(g.pieces_left(c)) == 0 for c in variant.colours)
+    return g
+
+
+def layout_key(game):
+    board = game.board
+    occ = game.occupancy()
+    best = None
+    for k in range(12):
+        img = [-1] * board.num_cells
+        for cell in range(board.num_cells):
+            img[board.symmetric_cell(k, cell)] = int(occ[cell])
+        rename = {}
+        key = tuple(-1 if c < 0 else rename.setdefault(c, len(rename)) for c in img)
+        best = key if best is None or key < best else best
+    return best
+
+
+# -- solo puzzle ------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_standard_complete_plus_80(seed):
+    sol = tf.solve_solo(seed=seed, time_limit=30)
+    assert sol.complete and not sol.interrupted
+    assert sol.total_score == 80 and len(sol.moves) == 88
+    assert_valid(sol, tf.Variant.SOLO)
+    assert sol.stats.best_placed == sol.stats.target == 440
+
+
+def test_alternate_rule():
+    sol = tf.solve_solo(alternate_rule=True, seed=0, time_limit=60)
+    assert sol.game.variant.alternate_rule
+    assert sol.complete and sol.total_score == 80
+    assert_valid(sol, sol.game.variant)
+
+
+def test_three_player_inner_board():
+    v = tf.Variant.THREE_PLAYER
+    sol = tf.solve_solo(v, seed=3, time_limit=30)
+    assert sol.complete and sol.total_score == 60 and len(sol.moves) == 66
+    assert_valid(sol, v)
+
+
+def test_colour_subset_and_small_board_solo():
+    sol = tf.solve_solo(colours=[1, 3], seed=0, time_limit=30)
+    assert set(sol.scores) == {tf.Colour.YELLOW, tf.Colour.GREEN}
+    assert sol.complete and sol.total_score == 40
+    assert_valid(sol, sol.game.variant)
+    sol = tf.solve_solo(tf.Variant.solo(side=8), seed=0, time_limit=30)
+    assert sol.complete and sol.total_score == 60
+    assert_valid(sol, sol.game.variant)
+
+
+@pytest.mark.parametrize("ring", [(1, 2, 4, 5), (2, 3, 4, 5), (1, 3, 4, 5)])
+def test_fixed_start_cells_three_cases(ring):
+    board = tf.board(9)
+    names = [board.cell_name(board.start_cells[i]) for i in ring]
+    sol = tf.solve_solo(start_cells=names, seed=0, time_limit=30)
+    assert sol.complete and sol.total_score == 80
+    assert_valid(sol, tf.Variant.SOLO)
+    for colour, name in zip(tf.Colour, names):
+        first = next(m for c, m in sol.moves if c == colour)
+        assert name in first.cells
+
+
+def test_same_seed_same_answer():
+    a = tf.solve_solo(seed=5, time_limit=30)
+    b = tf.solve_solo(seed=5, time_limit=30)
+    assert [(c, m.id) for c, m in a.moves] == [(c, m.id) for c, m in b.moves]
+    assert a.stats.nodes == b.stats.nodes
+
+
+def test_two_threads():
+    sol = tf.solve_solo(seed=7, threads=2, time_limit=30)
+    assert sol.complete and sol.total_score == 80
+    assert_valid(sol, tf.Variant.SOLO)
+
+
+def test_count_distinct_up_to_symmetry():
+    sols = tf.solve_solo(seed=0, count=3, time_limit=60)
+    assert len(sols) == 3
+    keys = set()
+    for s in sols:
+        assert s.complete
+        assert_valid(s, tf.Variant.SOLO)
+        keys.add(layout_key(s.game))
+    assert len(keys) == 3
+
+
+def test_from_a_given_game():
+    sol = tf.solve_solo(seed=2, time_limit=30)
+    base = tf.Game(tf.Variant.SOLO)
+    for _, m in sol.moves[:30]:
+        base.play(m)
+    again = tf.solve_solo(game=base, seed=11, time_limit=30)
+    assert again.complete
+    assert len(again.moves) == 58
+    assert_valid(again, tf.Variant.SOLO, base)
+    assert again.game.history[:30] == base.history
+    assert len(base.history) == 30  # the caller's game is not changed
+
+
+def _impossible_variant_and_starts():
+    # Three-player start rule: once blue takes ring cell 0, yellow may only take ring cells 2 or 4.
+    board = tf.board(8)
+    return tf.Variant.THREE_PLAYER, [board.start_cells[0], board.start_cells[1], None]
+
+
+def test_incomplete_returns_legal_finished_game():
+    v, starts = _impossible_variant_and_starts()
+    sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=0.3)
+    assert not sol.complete
+    g = assert_valid(sol, v)
+    assert sol.unplaced_triangles == sum(110 - sum(m.size for c2, m in g.history if c2 == c) for c in v.colours)
+    assert sol.unplaced_triangles > 0
+
+
+def test_callback_sees_progress_and_can_stop():
+    v, starts = _impossible_variant_and_starts()
+    seen = []
+
+    def cb(stats):
+        seen.append(stats)
+        return len(seen) < 2
+
+    sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=20, callback=cb)
+    assert len(seen) == 2 and seen[1].nodes >= seen[0].nodes > 0
+    assert sol.stats.seconds < 10 and not sol.complete
+
+
+def test_ctrl_c_returns_best_so_far():
+    v, starts = _impossible_variant_and_starts()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=20)
+    finally:
+        timer.cancel()
+    assert sol.interrupted and not sol.complete
+    assert sol.stats.seconds < 10
+    assert_valid(sol, v)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(start_cells=["a1", None, None, None]),
+    dict(start_cells=["r15", "r15", None, None]),
+    dict(start_cells=["zz99", None, None, None]),
+    dict(start_cells=["r15"]),
+    dict(threads=0),
+    dict(count=0),
+    dict(time_limit=0),
+    dict(colours=[0, 7]),
+])
+def test_bad_input_is_a_value_error(kwargs):
+    with pytest.raises(ValueError):
+        tf.solve_solo(**kwargs)
+
+
+def test_colours_need_a_solo_variant():
+    with pytest.raises(tf.SolverError):
+        tf.solve_solo(tf.Variant.FOUR_PLAYER, colours=[0, 1])
+
+
+def test_checker_rejects_broken_layouts():
+    sol = tf.solve_solo(seed=0, time_limit=30)
+    moves = list(sol.moves)
+    with pytest.raises(AssertionError):  # overlap
+        check_layout(tf.Variant.SOLO, moves + [moves[-1]])
+    yellow_move = next(m for c, m in moves if c == tf.Colour.YELLOW and m.size == 6)
+    with pytest.raises(AssertionError):  # a yellow piece given to blue: reused shape or bad contact
+        check_layout(tf.Variant.SOLO, [(c, m) for c, m in moves if m != yellow_move] + [(tf.Colour.BLUE, yellow_move)])
+    with pytest.raises(AssertionError):  # a tight standard packing breaks the alternate rule
+        check_layout(tf.Variant.SOLO.with_alternate_rule(), moves)
+
+
+def test_pieces_that_cannot_fit_give_the_best_partial_game():
+    v = tf.Variant.solo(side=8, colours=[0, 1, 2, 3])  # 440 triangles of pieces, 384 cells
+    sol = tf.solve_solo(v, seed=0, time_limit=0.5)
+    assert not sol.complete
+    assert_valid(sol, v)
+    assert sol.stats.best_placed > 300
+    assert sol.unplaced_triangles >= 440 - 384
+
+
+def test_stuck_colour_returns_at_once():
+    g = tf.random_game(seed=5)
+    for _ in range(3):
+        g.undo()
+    sol = tf.solve_solo(game=g, time_limit=30)
+    assert not sol.complete and sol.stats.seconds < 5
+    assert_valid(sol, g.variant, g)

@@ -1,0 +1,267 @@
+"""Pattern puzzles against an independent brute force (lattice geometry only), and the exact
+endgame questions against plain exhaustive enumeration of legal moves."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import _core
+
+
+# -- independent polyiamond brute force ------------------------------------------------------
+def _placements(region, counts, board):
+    """{piece index: set of frozensets of cells} of every way a piece lies inside the region."""
+    lat = {board.lattice(c): c for c in region}
+    out = {}
+    for p, n in enumerate(counts):
+        if n == 0:
+            continue
+        found = set()
+        for form in _core.piece_orientations(p):
+            a0, b0, t0 = form[0]
+            for (a, b, t), _ in lat.items():
+                if t != t0:
+                    continue
+                cells = [lat.get((fa - a0 + a, fb - b0 + b, ft)) for fa, fb, ft in form]
+                if all(c is not None for c in cells):
+                    found.add(frozenset(cells))
+        out[p] = found
+    return out
+
+
+def brute_force_solutions(region, counts, board):
+    places = _placements(region, counts, board)
+    order = sorted(region)
+    sols = []
+
+    def rec(covered, left, chosen):
+        free = [c for c in order if c not in covered]
+        if not free:
+            sols.append(frozenset(chosen))
+            return
+        first = free[0]
+        for p, ways in places.items():
+            if left[p] == 0:
+                continue
+            for w in ways:
+                if first in w and not (w & covered):
+                    left[p] -= 1
+                    rec(covered | w, left, chosen + [(p, w)])
+                    left[p] += 1
+
+    rec(frozenset(), list(counts), [])
+    return sols
+
+
+def _centroid(a, b, t):
+    return 3 * a + 1 + t, 3 * b + 1 + t
+
+
+def _from_centroid(u, v):
+    t = 1 if u % 3 == 2 else 0
+    return (u - 1 - t) // 3, (v - 1 - t) // 3, t
+
+
+def _transform(cell, k):
+    u, v = _centroid(*cell)
+    if k >= 6:
+        u, v = v, u
+    for _ in range(k % 6):
+        u, v = -v, u + v
+    return _from_centroid(u, v)
+
+
+def symmetry_classes(sols, region, board):
+    lat = {c: board.lattice(c) for c in region}
+    back = {v: k for k, v in lat.items()}
+    target = sorted(lat.values())
+    maps = []
+    for k in range(12):
+        img = {c: _transform(lat[c], k) for c in region}
+        lo = min(img.values())
+        da, db = target[0][0] - lo[0], target[0][1] - lo[1]
+        if lo[2] != target[0][2]:
+            continue
+        moved = {c: (a + da, b + db, t) for c, (a, b, t) in img.items()}
+        if sorted(moved.values()) == target:
+            maps.append({c: back[m] for c, m in moved.items()})
+    classes = set()
+    for s in sols:
+        classes.add(min(tuple(sorted((p, tuple(sorted(mp[c] for c in w))) for p, w in s)) for mp in maps))
+    return classes, len(maps)
+
+
+PICTURES = [
+    ("xxxxxx\nxxxxxx", {"2": 6}),
+    ("xxxxxx\nxxxxxx", {"1": 2, "2": 3, "I4": 1}),
+    ("xxxxxxx\n xxxxxx\nxxxxxxx", {"I3": 2, "2": 2, "C4": 1, "1": 4}),
+    ("xxxxx\nxxxxx\nxxxxx", {"2": 2, "I3": 1, "A4": 1, "1": 0, "C4": 1}),
+    ("xxxxxxxxx\nxxxxxxxxx", {"I6": 1, "L6": 1, "2": 3}),
+    ("xxxxxxxx\nxxxxxxxx\nxxxxxxxx", {"V": 1, "S": 1, "O": 1, "I4": 1, "2": 1}),
+]
+
+
+@pytest.mark.parametrize("picture,pieces", PICTURES)
+def test_pattern_counts_match_brute_force(picture, pieces):
+    board = tf.board(9)
+    region = tf.parse_region(picture)
+    counts = [0] * 22
+    for name, n in pieces.items():
+        counts[tf.PIECE_NAMES.index(name)] = n
+    area = sum(n * tf.PIECE_SIZES[i] for i, n in enumerate(counts))
+    if area != len(region):
+        r = tf.solve_pattern(region, pieces=pieces, all_solutions=True)
+        assert r.count == 0 and r.exhausted and "area" in r.impossible
+        return
+    expected = brute_force_solutions(region, counts, board)
+    r = tf.solve_pattern(region, pieces=pieces, all_solutions=True)
+    assert r.exhausted and r.count == len(expected)
+    got = {frozenset((m.piece_index, frozenset(m.cell_indices)) for m in s) for s in r.solutions}
+    assert got == set(expected)
+    counted = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0)
+    assert counted.exhausted and counted.count == len(expected) and counted.solutions == []
+    classes, nsym = symmetry_classes(expected, region, board)
+    u = tf.solve_pattern(region, pieces=pieces, all_solutions=True, unique=True)
+    assert u.exhausted and u.count == len(classes) and u.symmetries == nsym
+    first = tf.solve_pattern(region, pieces=pieces)
+    assert first.count == (1 if expected else 0)
+    if expected:
+        assert frozenset((m.piece_index, frozenset(m.cell_indices)) for m in first.solutions[0]) in set(expected)
+
+
+def test_some_pattern_has_solutions():
+    # Guards the comparison above against all-zero counts.
+    r = tf.solve_pattern("xxxxxx\nxxxxxx", pieces={"2": 6}, all_solutions=True)
+    assert r.count > 0
+
+
+def test_impossible_patterns_are_reported_quickly():
+    r = tf.solve_pattern("xxxxxx\nxxxxxx", pieces=None, all_solutions=True)
+    assert r.count == 0 and r.exhausted and "area mismatch" in r.impossible
+    # Two separate parts of 3 cells cannot be made of three "2" pieces.
+    r = tf.solve_pattern("xxx....xxx", pieces={"2": 3}, all_solutions=True)
+    assert r.count == 0 and r.exhausted and "separate part of 3" in r.impossible
+    # ... but of a "2" and a "1" each.
+    r = tf.solve_pattern("xxx....xxx", pieces={"2": 2, "1": 2}, all_solutions=True)
+    assert r.count == 4 and r.exhausted
+    # A lone cell with no triangle among the pieces.
+    r = tf.solve_pattern("x...xxxxx", pieces={"I3": 2}, all_solutions=True)
+    assert r.count == 0 and r.exhausted and r.impossible
+    # A hexagon of 6 can't take I6 (a straight strip of 6 is not a hexagon), found by search.
+    r = tf.solve_pattern(tf.Move.from_piece("O", 0, "r10").cells, pieces={"I6": 1}, all_solutions=True)
+    assert r.count == 0 and r.exhausted and r.seconds < 1
+
+
+def test_pattern_full_set_on_big_region_finds_one():
+    # One colour's 22 pieces (110 cells) on the top 110 cells of the board: the first solution.
+    region = list(range(110))
+    r = tf.solve_pattern(region, time_limit=20)
+    assert r.count == 1 and not r.exhausted
+    cells = sorted(c for m in r.solutions[0] for c in m.cell_indices)
+    assert cells == region
+    assert sorted(m.piece for m in r.solutions[0]) == sorted(tf.PIECE_NAMES)
+
+
+def test_pattern_bad_input():
+    with pytest.raises(ValueError):
+        tf.solve_pattern(["a1"], pieces=["1"])
+    with pytest.raises(ValueError):
+        tf.solve_pattern(["r15", "r15"], pieces=["2"])
+    with pytest.raises(ValueError):
+        tf.solve_pattern(["r15"], pieces=["Q9"])
+
+
+# -- exact endgame questions ------------------------------------------------------------------
+def _max_alone(pos, colour, memo=None):
+    """Most triangles the colour can place alone: plain exhaustive enumeration."""
+    best = 0
+    sizes = tf.PIECE_SIZES
+    for pid in pos.generate(colour):
+        nxt = pos.copy()
+        nxt.place(colour, int(pid))
+        best = max(best, sizes[pos.board.placement_piece(int(pid))] + _max_alone(nxt, colour))
+    return best
+
+
+def _endgame(seed, undo):
+    g = tf.random_game(seed=seed)
+    for _ in range(undo):
+        g.undo()
+    return g
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_max_placeable_matches_enumeration(seed):
+    g = _endgame(seed, 6)
+    for c in g.variant.colours:
+        if not g.pieces_left(c):
+            continue
+        expected = _max_alone(g.position, int(c))
+        r = tf.max_placeable(g, c, time_limit=20)
+        assert r.proven and r.triangles == expected
+        placed = sum(m.size for _, m in r.witness)
+        assert placed == expected
+        w = g.copy()
+        for col, m in r.witness:
+            w.play(m, colour=col)
+        left_sizes = sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for p in g.pieces_left(c))
+        res = tf.can_place_all(g, [c], time_limit=20)
+        assert res.answer == (expected == left_sizes)
+
+
+def test_can_place_all_yes_with_witness_from_a_solution():
+    sol = tf.solve_solo(seed=4, time_limit=30)
+    g = tf.Game(tf.Variant.SOLO)
+    for _, m in sol.moves[:64]:
+        g.play(m)
+    r = tf.can_place_all(g, time_limit=30)
+    assert r.answer is True and r.proven
+    assert r.witness_game is not None
+    assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
+
+
+def test_can_place_all_no_at_a_blocked_end():
+    g = tf.random_game(seed=5)
+    stuck = [c for c in g.variant.colours if g.pieces_left(c)]
+    assert stuck
+    r = tf.can_place_all(g, stuck, time_limit=10)
+    assert r.answer is False and r.proven
+    m = tf.max_placeable(g, stuck[0], time_limit=10)
+    assert m.proven and m.triangles == 0
+
+
+def test_can_place_all_limit_gives_not_proven():
+    g = tf.Game(tf.Variant.SOLO)
+    r = tf.can_place_all(g, time_limit=10, node_limit=50, heuristic=False)
+    assert r.answer is None and not r.proven
+    assert tf.can_place_all(g, time_limit=10).answer is True  # the guided search finds a witness
+
+
+def _macmahon(a, b, c):
+    """Lozenge tilings of a hexagon with sides a, b, c (MacMahon's formula)."""
+    from fractions import Fraction
+    n = Fraction(1)
+    for i in range(1, a + 1):
+        for j in range(1, b + 1):
+            for k in range(1, c + 1):
+                n *= Fraction(i + j + k - 1, i + j + k - 2)
+    return int(n)
+
+
+@pytest.mark.parametrize("side", [2, 3])
+def test_lozenge_tilings_of_a_hexagon_match_macmahon(side):
+    rows = [2 * side + 1 + 2 * i for i in range(side)]
+    widths = rows + rows[::-1]
+    lead = [2 * side - 2 - i for i in range(side)]
+    leads = lead + lead[::-1]
+    picture = "\n".join(" " * s + "x" * w for s, w in zip(leads, widths))
+    region = tf.parse_region(picture)
+    assert len(region) == 6 * side * side
+    expected = _macmahon(side, side, side)
+    counted = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=0)
+    assert counted.exhausted and counted.count == expected
+    listed = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=10**6)
+    assert listed.count == expected and len({frozenset(m.id for m in s) for s in listed.solutions}) == expected
