@@ -4,6 +4,13 @@
 #include <bit>
 #include <cstdint>
 
+// Hot loops get runtime-dispatched clones (POPCNT, AVX2) while the binary stays baseline x86-64.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define TRIGON_CLONES __attribute__((target_clones("avx2", "popcnt", "default")))
+#else
+#define TRIGON_CLONES
+#endif
+
 namespace trigon {
 
 // A set of up to 64 * N indices, packed in N 64-bit words.

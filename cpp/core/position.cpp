@@ -54,6 +54,7 @@ Illegal Position::check(int c, int id) const {
     const Bitboard& cm = table_->cells_mask(id);
     if (cm.intersects(occ_all_)) return Illegal::Overlap;
     if (!started(c)) {
+        if (cm.intersects(reserved_for_others(c))) return Illegal::ReservedStart;
         if (!cm.intersects(start_allowed_[c])) return Illegal::NotOnStart;
         if (cm.intersects(forbidden_[c])) return Illegal::ReservedStart;  // only reservations are free
         return Illegal::None;

@@ -75,6 +75,10 @@ public:
     const Bitboard& forbidden(int c) const { return forbidden_[c]; }
     // Cells where colour c may attach its next piece (vertex contact, not forbidden).
     Bitboard attach_points(int c) const { return attach_[c] - forbidden_[c]; }
+    // Raw attach cells of colour c (including ones now forbidden), and, under the alternate rule,
+    // the vertices its pieces touch.
+    const Bitboard& attach_cells(int c) const { return attach_[c]; }
+    const VertexSet& touched_vertices(int c) const { return touched_[c]; }
     // Start cells colour c may still use for its first move.
     Bitboard start_cells(int c) const { return start_allowed_[c] - forbidden_[c]; }
 

@@ -5,6 +5,14 @@
 
 namespace trigon {
 
+namespace {
+// Insertion sort for the at most 6 cells of a placement.
+void sort_cells(int* c, int n) {
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && c[j - 1] > c[j]; --j) std::swap(c[j - 1], c[j]);
+}
+}  // namespace
+
 std::uint64_t MoveTable::key(const int* sorted_cells, int n) {
     std::uint64_t k = static_cast<std::uint64_t>(n);
     for (int i = 0; i < n; ++i) k = (k << 9) | static_cast<std::uint64_t>(sorted_cells[i]);
@@ -36,13 +44,17 @@ MoveTable::MoveTable(int side) : geo_(geometry(side)) {
                     cells[i] = c;
                 }
                 if (!on_board) continue;
-                std::sort(cells, cells + pl.size);
+                sort_cells(cells, pl.size);
                 for (int i = 0; i < pl.size; ++i) pl.cells[i] = static_cast<std::uint16_t>(cells[i]);
                 placements_.push_back(pl);
                 ++piece_count_[p];
             }
         }
     }
+    // Order by lowest cell: placements covering one cell then have nearby ids, so per-cell
+    // move sets (covers) span few words.
+    std::stable_sort(placements_.begin(), placements_.end(),
+                     [](const Placement& p, const Placement& q) { return p.cells[0] < q.cells[0]; });
     const int np = num_placements();
     if (np > kMaxPlacements) throw std::logic_error("too many placements");
     cells_.resize(np);
@@ -101,6 +113,32 @@ MoveTable::MoveTable(int side) : geo_(geometry(side)) {
                 e.second = static_cast<std::uint32_t>(lists_.size()) - e.first;
             }
     }
+    // Sparse move sets: placements covering each cell, with a side at each vertex, of each piece.
+    auto build_sparse = [&](std::vector<SparseSet>& sets, int count, auto&& members) {
+        sets.resize(count);
+        for (int i = 0; i < count; ++i) {
+            std::vector<int> ids = members(i);
+            SparseSet& ss = sets[i];
+            ss.offset = static_cast<std::uint32_t>(sparse_words_.size());
+            if (ids.empty()) { ss.first_word = 0; ss.num_words = 0; continue; }
+            int lo = ids.front() >> 6, hi = ids.back() >> 6;
+            ss.first_word = static_cast<std::uint16_t>(lo);
+            ss.num_words = static_cast<std::uint16_t>(hi - lo + 1);
+            sparse_words_.resize(sparse_words_.size() + ss.num_words, 0);
+            for (int id : ids) sparse_words_[ss.offset + (id >> 6) - lo] |= std::uint64_t{1} << (id & 63);
+        }
+    };
+    std::vector<std::vector<int>> cover_ids(n), side_ids(geo_.num_vertices());
+    for (int id = 0; id < np; ++id) {
+        for (int i = 0; i < placements_[id].size; ++i) cover_ids[placements_[id].cells[i]].push_back(id);
+        side_[id].for_each([&](int v) { side_ids[v].push_back(id); });
+    }
+    build_sparse(covers_, n, [&](int c) { return cover_ids[c]; });
+    build_sparse(side_covers_, geo_.num_vertices(), [&](int v) { return side_ids[v]; });
+    for (int id = 0; id < np; ++id) {
+        piece_sets_[placements_[id].piece].set(id);
+        all_placements_.set(id);
+    }
     for (int k = 0; k < kNumSymmetries; ++k) {
         symmetric_[k].resize(np);
         for (int id = 0; id < np; ++id) {
@@ -133,7 +171,7 @@ int MoveTable::find(const int* cells, int n) const {
         if (cells[i] < 0 || cells[i] >= geo_.num_cells()) return -1;
         sorted[i] = cells[i];
     }
-    std::sort(sorted, sorted + n);
+    sort_cells(sorted, n);
     for (int i = 1; i < n; ++i)
         if (sorted[i] == sorted[i - 1]) return -1;
     auto it = by_key_.find(key(sorted, n));
@@ -147,6 +185,8 @@ std::size_t MoveTable::memory_bytes() const {
     b += lists_.size() * sizeof(std::uint16_t) + index_.size() * sizeof(index_[0]);
     b += by_key_.size() * (sizeof(std::uint64_t) + sizeof(std::uint16_t) + 2 * sizeof(void*));
     for (auto& s : symmetric_) b += s.size() * sizeof(std::uint16_t);
+    b += sparse_words_.size() * sizeof(std::uint64_t) + (covers_.size() + side_covers_.size()) * sizeof(SparseSet);
+    b += sizeof(piece_sets_) + sizeof(all_placements_);
     return b;
 }
 

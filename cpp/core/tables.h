@@ -15,6 +15,16 @@ namespace trigon {
 constexpr int kMaxPlacements = 32768;  // 32,131 on the large board
 constexpr int kNumLocalStatus = 8;     // which of a cell's 3 edge neighbours are forbidden
 
+// A set of placement ids (one bit per placement of the board).
+using MoveSet = BitSet<kMaxPlacements / 64>;
+
+// A move set stored as the few consecutive words where it has bits.
+struct SparseSet {
+    std::uint32_t offset;  // into the table's word pool
+    std::uint16_t first_word;
+    std::uint16_t num_words;
+};
+
 // One placement: a piece in one orientation at one position. Cells sorted ascending.
 struct Placement {
     std::array<std::uint16_t, kMaxPieceSize> cells;
@@ -66,6 +76,25 @@ public:
     // Number of placements per piece (all orientations and positions).
     int piece_placements(int piece) const { return piece_count_[piece]; }
 
+    // Placements covering a cell / having a side at a vertex, as sparse sets; all placements of
+    // a piece; every placement of the board.
+    const SparseSet& covers(int cell) const { return covers_[cell]; }
+    const SparseSet& side_covers(int vertex) const { return side_covers_[vertex]; }
+    const MoveSet& piece_set(int piece) const { return piece_sets_[piece]; }
+    const MoveSet& all_placements() const { return all_placements_; }
+    // dst -= s, dst |= s, dst |= (s & mask): word-range operations on a sparse set.
+    void remove(MoveSet& dst, const SparseSet& s) const {
+        const std::uint64_t* __restrict src = sparse_words_.data() + s.offset;
+        std::uint64_t* __restrict d = dst.w + s.first_word;
+        for (int i = 0; i < s.num_words; ++i) d[i] &= ~src[i];
+    }
+    void add_words(std::uint64_t* dst, const SparseSet& s) const {
+        const std::uint64_t* __restrict src = sparse_words_.data() + s.offset;
+        std::uint64_t* __restrict d = dst + s.first_word;
+        for (int i = 0; i < s.num_words; ++i) d[i] |= src[i];
+    }
+    void add(MoveSet& dst, const SparseSet& s) const { add_words(dst.w, s); }
+
     // Bytes held by the table (for the benchmark's memory figure).
     std::size_t memory_bytes() const;
 
@@ -81,6 +110,10 @@ private:
     std::unordered_map<std::uint64_t, std::uint16_t> by_key_;
     std::array<std::vector<std::uint16_t>, kNumSymmetries> symmetric_;
     std::array<int, kNumPieces> piece_count_{};
+    std::vector<std::uint64_t> sparse_words_;
+    std::vector<SparseSet> covers_, side_covers_;
+    std::array<MoveSet, kNumPieces> piece_sets_{};
+    MoveSet all_placements_{};
 };
 
 }  // namespace trigon

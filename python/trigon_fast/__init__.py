@@ -11,6 +11,8 @@ from .errors import GameOverError, IllegalMoveError, InvalidMoveError, TrigonErr
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
+from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds Game.from_blksgf / to_blksgf
+from .search import Analysis, Engine, analyse, best_move
 from .solver import Solution, SolverError, SolveStats, solve_solo
 from .pattern import PatternResult, parse_region, solve_pattern
 from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
@@ -19,6 +21,10 @@ from .variants import Colour, StartRule, Variant
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "Engine",
+    "analyse",
+    "best_move",
     "Colour",
     "Game",
     "GameOverError",
@@ -28,12 +34,16 @@ __all__ = [
     "Move",
     "PIECE_NAMES",
     "PIECE_SIZES",
+    "Record",
+    "RecordError",
     "StartRule",
     "TrigonError",
     "Variant",
     "board",
     "random_game",
     "random_games_stats",
+    "read_blksgf",
+    "write_blksgf",
     "Solution",
     "SolveStats",
     "SolverError",

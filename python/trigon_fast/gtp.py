@@ -1,0 +1,714 @@
+"""A GTP engine speaking Pentobi's dialect for the Trigon games: ``trigon-gtp`` or
+``python -m trigon_fast.gtp``.
+
+Commands, colours (``1``..``4``), moves (``q15,r15,p16,q16,o17,p17``) and replies follow
+``pentobi_gtp/Pentobi-GTP.md``: ``= result`` or ``? message`` then an empty line, with the
+command id echoed (``7 name`` -> ``=7 trigon_fast``). Empty lines and ``#`` comments are
+skipped without a reply, as GTP specifies. stdout carries only protocol; diagnostics go to
+stderr (none with ``--quiet``).
+
+Our extensions are ``param`` keys (``variant``, ``alternate_rule``, ``start_rule``, ``time``,
+``fixed_simulations``, ``level``, ``threads``) and ``analyze COLOUR [N]``, which prints the
+moves searched with their values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import pathlib
+import random
+import sys
+import time
+import traceback
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
+
+from . import __version__
+from .errors import IllegalMoveError, InvalidMoveError, TrigonError
+from .game import Game
+from .move import PIECE_SIZES, Move
+from .playout import random_game
+from .records import RecordError, read_blksgf, variant_from_game_name, write_blksgf
+from .variants import Colour, StartRule, Variant
+
+__all__ = ["GtpEngine", "GtpError", "run_session", "main"]
+
+# Pentobi's --game ids for the Trigon games.
+_GAME_IDS = {"trigon": "Blokus Trigon", "t": "Blokus Trigon",
+             "trigon_2": "Blokus Trigon Two-Player", "t2": "Blokus Trigon Two-Player",
+             "trigon_3": "Blokus Trigon Three-Player", "t3": "Blokus Trigon Three-Player"}
+_COLOUR_ARGS = {"1": 0, "blue": 0, "2": 1, "yellow": 1, "3": 2, "red": 2, "4": 3, "green": 3}
+_KINDS = ("four_player", "two_player", "three_player", "teams", "solo")
+# Pentobi's simulation counts of its levels for Trigon (conventions.md); the search owns the
+# real mapping, this is used only to size the fallback analysis.
+_MAX_LEVEL = 9
+
+
+class GtpError(Exception):
+    """A command that fails: its message becomes the ``?`` reply."""
+
+
+def _log_default(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class GtpEngine:
+    """The engine state and command table. ``handle(line)`` returns the full reply text
+    (ending in an empty line) or ``None`` for lines that are not commands."""
+
+    def __init__(self, game: str = "Blokus Trigon", level: int = 4, seed: Optional[int] = None,
+                 threads: int = 1, quiet: bool = False, log: Optional[Callable[[str], None]] = None) -> None:
+        if not 1 <= level <= _MAX_LEVEL:
+            raise ValueError(f"level must be 1..{_MAX_LEVEL}, not {level}")
+        if threads < 1:
+            raise ValueError("the number of threads must be at least 1")
+        self.log = (lambda m: None) if quiet else (log or _log_default)
+        self.level = level
+        self.threads = threads
+        self.fixed_simulations = 0  # 0: the level decides
+        self.move_time = 0.0  # seconds per move; 0: the level decides
+        self.seed = seed
+        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+        self.variant = variant_from_game_name(_GAME_IDS.get(game, game))
+        self.game = Game(self.variant)
+        self.quit = False
+        self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
+        self.last_value: Optional[float] = None  # value of the last search for its colour's side
+        self._search_engine = None  # the search's Engine (keeps its tree between moves)
+        self._search_engine_key = None
+        self._warned_fallback = False
+        self.commands: Dict[str, Callable[[List[str], str], str]] = {
+            "all_legal": self.cmd_all_legal,
+            "analyze": self.cmd_analyze,
+            "clear_board": self.cmd_clear_board,
+            "cputime": self.cmd_cputime,
+            "final_score": self.cmd_final_score,
+            "g": self.cmd_g,
+            "genmove": self.cmd_genmove,
+            "get_value": self.cmd_get_value,
+            "known_command": self.cmd_known_command,
+            "list_commands": self.cmd_list_commands,
+            "loadsgf": self.cmd_loadsgf,
+            "move_values": self.cmd_move_values,
+            "name": self.cmd_name,
+            "p": self.cmd_p,
+            "param": self.cmd_param,
+            "play": self.cmd_play,
+            "protocol_version": self.cmd_protocol_version,
+            "quit": self.cmd_quit,
+            "reg_genmove": self.cmd_reg_genmove,
+            "savesgf": self.cmd_savesgf,
+            "set_game": self.cmd_set_game,
+            "set_random_seed": self.cmd_set_random_seed,
+            "showboard": self.cmd_showboard,
+            "undo": self.cmd_undo,
+            "version": self.cmd_version,
+        }
+
+    # -- the loop ------------------------------------------------------------------------------
+    def handle(self, line: str) -> Optional[str]:
+        """The reply to one input line, or ``None`` when the line holds no command."""
+        text = "".join(ch if ch >= " " or ch == "\t" else "" for ch in line.split("#", 1)[0].rstrip("\r\n"))
+        text = text.replace("\t", " ").strip()
+        if not text:
+            return None
+        words = _split_args(text)
+        cmd_id = ""
+        if len(words) >= 2 and words[0].isdigit():
+            cmd_id = words[0]
+            text = text[len(words[0]):].strip()
+            words = words[1:]
+        name, args = words[0], words[1:]
+        rest = text[len(name):].strip()  # arguments as one string (set_game, play)
+        handler = self.commands.get(name)
+        if handler is None:
+            ok, result = False, f"unknown command ({name})"
+        else:
+            try:
+                result = handler(args, rest)
+                ok = True
+            except GtpError as e:
+                ok, result = False, str(e)
+            except (TrigonError, ValueError) as e:
+                ok, result = False, str(e)
+            except Exception as e:  # noqa: BLE001 - the engine must keep running
+                self.log(traceback.format_exc().rstrip())
+                ok, result = False, f"internal error: {type(e).__name__}: {e}"
+        return _format_reply(ok, cmd_id, result)
+
+    def run(self, stdin: TextIO, stdout: TextIO) -> None:
+        for line in stdin:
+            reply = self.handle(line)
+            if reply is None:
+                continue
+            stdout.write(reply)
+            stdout.flush()
+            if self.quit:
+                break
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _colour(self, word: str) -> int:
+        c = _COLOUR_ARGS.get(word.lower())
+        if c is None or c not in self.variant.colours:
+            raise GtpError(f"invalid color argument '{word.lower()}'")
+        return c
+
+    def _new_game(self, variant: Variant, game: Optional[Game] = None) -> None:
+        self.variant = variant
+        self.game = Game(variant) if game is None else game
+        self.last_analysis = []
+        self.last_value = None
+        self._search_engine = None
+
+    def _search_module(self):
+        """The search engine when it is built into this package, else None (at call time, so a
+        later build is picked up)."""
+        try:
+            module = importlib.import_module("trigon_fast.search")
+        except ImportError as e:
+            if e.name != "trigon_fast.search" and not self._warned_fallback:
+                self.log(f"trigon_fast.search failed to import: {e}")  # present but broken
+            return None
+        return module if hasattr(module, "best_move") else None
+
+    def _search_functions(self):
+        """(best_move, analyse) of the search, either may be None. The search's ``Engine`` is
+        used when it has one, so that its tree carries over from move to move."""
+        search = self._search_module()
+        if search is None:
+            return None, None
+        target = search
+        engine_class = getattr(search, "Engine", None)
+        if engine_class is not None:
+            key = (self.variant, self.threads)
+            if self._search_engine is None or self._search_engine_key != key:
+                try:
+                    self._search_engine = engine_class(threads=self.threads)
+                except TypeError:
+                    self._search_engine = engine_class()
+                self._search_engine_key = key
+            target = self._search_engine
+        analyse = next((getattr(target, n) for n in ("analyse", "analyze") if hasattr(target, n)), None)
+        return getattr(target, "best_move", None), analyse
+
+    def _run_analysis(self, analyse, g: Game, colour: int):
+        """Search with ``analyse``; keeps its moves and value for move_values / get_value."""
+        result = _call_accepting(analyse, g, self._search_kwargs(), self.log)
+        self.last_analysis = _rows_from_search(result, g)
+        self.last_value = _side_value(result, colour)
+        return result
+
+    def _search_game(self, colour: int) -> Game:
+        g = self.game
+        if g.turn != colour:
+            g = g.copy()
+            g.set_turn(colour)
+            if g.turn != colour:  # set_turn moved past a colour without moves
+                raise GtpError(f"{Colour(colour).name.lower()} has no legal move")
+        return g
+
+    def _search_kwargs(self) -> dict:
+        # As in Pentobi, fixed_simulations (and our time limit) replace the level.
+        kwargs = dict(seed=self._rng.getrandbits(63), threads=self.threads)
+        if self.move_time > 0:
+            kwargs["time"] = self.move_time
+        if self.fixed_simulations > 0:
+            kwargs["simulations"] = self.fixed_simulations
+        if "time" not in kwargs and "simulations" not in kwargs:
+            kwargs["level"] = self.level
+        return kwargs
+
+    def _generate(self, colour: int) -> Optional[Move]:
+        """A move for ``colour`` (in or out of turn), or None when it has none."""
+        if self.game.is_over or not self.game.legal_moves_of(colour):
+            return None
+        g = self._search_game(colour)
+        best, analyse = self._search_functions()
+        started = time.perf_counter()
+        move = None
+        if analyse is not None:
+            result = self._run_analysis(analyse, g, colour)
+            move = _field(result, "best_move")
+            if move is None and self.last_analysis:
+                move = self.last_analysis[0][2]
+        elif best is not None:
+            move = _call_accepting(best, g, self._search_kwargs(), self.log)
+            self.last_analysis, self.last_value = [], None
+        if move is not None:
+            if not isinstance(move, Move):
+                move = g._to_move(int(move) if not isinstance(move, str) else move)
+            self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
+        else:
+            if not self._warned_fallback:
+                self.log("trigon_fast.search is not available: genmove plays a largest legal piece, "
+                         "chosen at random (seeded)")
+                self._warned_fallback = True
+            move = _largest_piece_move(g, self._rng)
+            self.last_analysis, self.last_value = [], None
+        if g.check(move) is not None:
+            raise GtpError(f"the engine generated an illegal move: {move} ({g.check(move)})")
+        return move
+
+    # -- commands ------------------------------------------------------------------------------
+    def cmd_protocol_version(self, args, rest):
+        _no_args(args)
+        return "2"
+
+    def cmd_name(self, args, rest):
+        _no_args(args)
+        return "trigon_fast"
+
+    def cmd_version(self, args, rest):
+        _no_args(args)
+        return __version__
+
+    def cmd_known_command(self, args, rest):
+        _n_args(args, 1)
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args, rest):
+        _no_args(args)
+        return "\n".join(sorted(self.commands))
+
+    def cmd_quit(self, args, rest):
+        _no_args(args)
+        self.quit = True
+        return ""
+
+    def cmd_set_game(self, args, rest):
+        if not rest:
+            raise GtpError("missing argument: the game name (e.g. Blokus Trigon)")
+        try:
+            variant = variant_from_game_name(rest)
+        except ValueError as e:
+            raise GtpError(f"invalid argument: {e}") from None
+        self._new_game(variant)
+        return ""
+
+    def cmd_clear_board(self, args, rest):
+        _no_args(args)
+        self._new_game(self.variant)
+        return ""
+
+    def _play(self, colour: int, text: str) -> str:
+        if not text:
+            raise GtpError("missing argument: the move")
+        if text.lower() == "pass":
+            raise GtpError("play pass not supported: a colour that cannot move passes by itself")
+        try:
+            move = Move.from_str(text, self.variant.side)
+        except InvalidMoveError as e:
+            raise GtpError(f"invalid move: {e}") from None
+        try:
+            self.game.play(move, colour=None if self.game.turn == colour else colour)
+        except IllegalMoveError as e:
+            raise GtpError(str(e)) from None
+        return ""
+
+    def cmd_play(self, args, rest):
+        if len(args) < 2:
+            raise GtpError("missing argument: play COLOR MOVE")
+        colour = self._colour(args[0])
+        return self._play(colour, rest[len(args[0]):].strip())
+
+    def cmd_p(self, args, rest):
+        if self.game.is_over:
+            raise GtpError("the game is over")
+        return self._play(int(self.game.turn), rest)
+
+    def cmd_genmove(self, args, rest):
+        _n_args(args, 1)
+        colour = self._colour(args[0])
+        move = self._generate(colour)
+        if move is None:
+            return "pass"
+        self.game.play(move, colour=None if self.game.turn == colour else colour)
+        return str(move)
+
+    def cmd_g(self, args, rest):
+        _no_args(args)
+        if self.game.is_over:
+            return "pass"
+        return self.cmd_genmove([str(int(self.game.turn) + 1)], "")
+
+    def cmd_reg_genmove(self, args, rest):
+        _n_args(args, 1)
+        move = self._generate(self._colour(args[0]))
+        return "pass" if move is None else str(move)
+
+    def cmd_undo(self, args, rest):
+        _no_args(args)
+        if not self.game.history:
+            raise GtpError("cannot undo")
+        self.game.undo()
+        return ""
+
+    def cmd_all_legal(self, args, rest):
+        _n_args(args, 1)
+        colour = self._colour(args[0])
+        if self.game.is_over:
+            return ""
+        return "\n".join(str(m) for m in self.game.legal_moves_of(colour))
+
+    def cmd_final_score(self, args, rest):
+        _no_args(args)
+        g = self.game
+        if len(self.variant.players) == 2:
+            a, b = g.player_scores()
+            return f"B+{a - b}" if a > b else f"W+{b - a}" if b > a else "0"
+        # Pentobi's points: placed triangles plus the bonus = our score + 110 per colour.
+        return " ".join(str(g.score(c) + 110) for c in self.variant.colours)
+
+    def cmd_showboard(self, args, rest):
+        _no_args(args)
+        return "\n" + str(self.game)
+
+    def cmd_loadsgf(self, args, rest):
+        if not 1 <= len(args) <= 2:
+            raise GtpError("loadsgf FILE [MOVE_NUMBER]")
+        number = None
+        if len(args) == 2:
+            number = _int_arg(args[1], "move number", minimum=1)
+        if not os.path.isfile(args[0]):
+            raise GtpError(f"cannot read {args[0]}: no such file")
+        try:
+            record = read_blksgf(pathlib.Path(args[0]))
+            game = record.game(number)
+        except (RecordError, OSError) as e:
+            raise GtpError(str(e)) from None
+        self._new_game(record.variant, game)
+        return ""
+
+    def cmd_savesgf(self, args, rest):
+        _n_args(args, 1)
+        try:
+            write_blksgf(self.game, args[0], date=time.strftime("%Y-%m-%d"))
+        except OSError as e:
+            raise GtpError(f"cannot write {args[0]}: {e.strerror}") from None
+        return ""
+
+    def cmd_cputime(self, args, rest):
+        _no_args(args)
+        return f"{time.process_time():.3f}"
+
+    def cmd_set_random_seed(self, args, rest):
+        _n_args(args, 1)
+        self.seed = _int_arg(args[0], "seed", minimum=0)
+        self._rng = random.Random(self.seed)
+        return ""
+
+    def _params(self) -> List[Tuple[str, str]]:
+        v = self.variant
+        # Free starts are Pentobi's rule; in the four-player, teams and solo games the rulebook's too.
+        start = "pentobi" if v.start_rule == StartRule.ANY else "rulebook"
+        return [("alternate_rule", str(int(v.alternate_rule))),
+                ("fixed_simulations", str(self.fixed_simulations)),
+                ("level", str(self.level)),
+                ("start_rule", start),
+                ("threads", str(self.threads)),
+                ("time", f"{self.move_time:g}"),
+                ("variant", v.kind)]
+
+    def cmd_param(self, args, rest):
+        if not args:
+            return "\n".join(f"{k} {v}" for k, v in self._params())
+        _n_args(args, 2)
+        key, value = args
+        v = self.variant
+        if key == "level":
+            self.level = _int_arg(value, "level", 1, _MAX_LEVEL)
+        elif key == "fixed_simulations":
+            self.fixed_simulations = _int_arg(value, "fixed_simulations", 0)
+        elif key == "time":
+            try:
+                t = float(value)
+            except ValueError:
+                t = -1.0
+            if not t >= 0 or t == float("inf"):
+                raise GtpError(f"time must be a number of seconds >= 0 (0: the level decides), not '{value}'")
+            self.move_time = t
+        elif key == "threads":
+            self.threads = _int_arg(value, "threads", 1)
+        # Rule keys start a new game, as set_game does.
+        elif key == "alternate_rule":
+            self._new_game(v.with_alternate_rule(_bool_arg(value, key)))
+        elif key == "start_rule":
+            if value not in ("pentobi", "rulebook"):
+                raise GtpError("start_rule is 'pentobi' (free starts) or 'rulebook'")
+            self._new_game(Variant(v.kind, v.alternate_rule, value == "pentobi", v.colours_override, v.side_override))
+        elif key == "variant":
+            if value not in _KINDS:
+                raise GtpError(f"variant is one of {' '.join(_KINDS)}, not '{value}'")
+            # Keep the current start-rule choice (Pentobi's by default).
+            pentobi = not (v.kind in ("two_player", "three_player") and v.start_rule != StartRule.ANY)
+            self._new_game(Variant(value, v.alternate_rule, pentobi))
+        else:
+            raise GtpError(f"unknown parameter '{key}'")
+        return ""
+
+    def cmd_analyze(self, args, rest):
+        """analyze COLOR [N]: search and print up to N (default 10) moves, best first, one per
+        line as ``visits value move`` (value 0..1 for the colour's side)."""
+        if not 1 <= len(args) <= 2:
+            raise GtpError("analyze COLOR [MAX_MOVES]")
+        colour = self._colour(args[0])
+        limit = _int_arg(args[1], "max moves", 1) if len(args) == 2 else 10
+        if self.game.is_over or not self.game.legal_moves_of(colour):
+            self.last_analysis = []
+            return ""
+        g = self._search_game(colour)
+        rows = self._analysis(g)
+        self.last_analysis = rows
+        return _format_analysis(rows[:limit])
+
+    def cmd_move_values(self, args, rest):
+        """The moves of the last search (genmove, reg_genmove, analyze), as ``visits value move``."""
+        _no_args(args)
+        return _format_analysis(self.last_analysis)
+
+    def _analysis(self, g: Game) -> List[Tuple[int, float, Move]]:
+        _, analyse = self._search_functions()
+        if analyse is not None:
+            self._run_analysis(analyse, g, int(g.turn))
+            if self.last_analysis:
+                return self.last_analysis
+        self.log("analyze: no search analysis available; flat Monte-Carlo over the largest pieces")
+        sims = self.fixed_simulations or 32 * self.level
+        rows = _flat_monte_carlo(g, self._rng, simulations=sims)
+        self.last_value = rows[0][1] if rows else None
+        return rows
+
+    def cmd_get_value(self, args, rest):
+        """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
+        _no_args(args)
+        if self.last_value is None:
+            raise GtpError("no search value: run genmove, reg_genmove or analyze with the search first")
+        return f"{self.last_value:.6g}"
+
+
+# -- pure helpers ------------------------------------------------------------------------------
+
+def _split_args(text: str) -> List[str]:
+    """Words separated by spaces; "double quotes" group words (as Pentobi's command lines)."""
+    words, cur, quoted, started = [], [], False, False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            quoted = not quoted
+            started = True
+        elif ch == "\\" and i + 1 < len(text) and quoted:
+            i += 1
+            cur.append(text[i])
+        elif ch == " " and not quoted:
+            if started or cur:
+                words.append("".join(cur))
+            cur, started = [], False
+        else:
+            cur.append(ch)
+        i += 1
+    if started or cur:
+        words.append("".join(cur))
+    return words
+
+
+def _format_reply(ok: bool, cmd_id: str, result: str) -> str:
+    result = result.rstrip("\n")
+    # An empty line would end the reply early: keep a space on it, as Pentobi does.
+    lines = result.split("\n")
+    result = "\n".join(line if line or i == 0 else " " for i, line in enumerate(lines))
+    return f"{'=' if ok else '?'}{cmd_id} {result}\n\n"
+
+
+def _no_args(args: Sequence[str]) -> None:
+    if args:
+        raise GtpError("too many arguments")
+
+
+def _n_args(args: Sequence[str], n: int) -> None:
+    if len(args) < n:
+        raise GtpError("missing argument")
+    if len(args) > n:
+        raise GtpError("too many arguments")
+
+
+def _int_arg(word: str, what: str, minimum: Optional[int] = None, maximum: Optional[int] = None) -> int:
+    try:
+        value = int(word)
+    except ValueError:
+        raise GtpError(f"{what} must be an integer, not '{word}'") from None
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        lo = "" if minimum is None else str(minimum)
+        hi = "" if maximum is None else str(maximum)
+        raise GtpError(f"{what} must be in {lo}..{hi}, not {value}")
+    return value
+
+
+def _bool_arg(word: str, what: str) -> bool:
+    if word in ("0", "1"):
+        return word == "1"
+    raise GtpError(f"{what} must be 0 or 1, not '{word}'")
+
+
+def _call_accepting(function, game: Game, kwargs: dict, log: Callable[[str], None]):
+    """Call a search function with the options it accepts (its signature may lag behind ours);
+    the ones left out are reported on stderr."""
+    try:
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return function(game, **kwargs)
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        dropped = sorted(k for k in kwargs if k not in params)
+        if dropped:
+            log(f"{getattr(function, '__name__', 'search')} takes no {', '.join(dropped)}: ignored")
+        kwargs = {k: v for k, v in kwargs.items() if k in params}
+    return function(game, **kwargs)
+
+
+def _largest_piece_move(g: Game, rng: random.Random) -> Move:
+    """Fallback move choice: a random legal placement of the largest piece that can be placed."""
+    ids = g.legal_moves.ids
+    board = g.board
+    sizes = [PIECE_SIZES[board.placement_piece(int(i))] for i in ids]
+    best = max(sizes)
+    candidates = [int(i) for i, s in zip(ids, sizes) if s == best]
+    return Move(candidates[rng.randrange(len(candidates))], g.variant.side)
+
+
+def _side_result(g: Game, colour: int) -> float:
+    """1 win, 0 loss, shared for a tie, for the side of ``colour`` in a finished game."""
+    winners = g.winners()
+    side = g.variant.player_of(colour)
+    return 1.0 / len(winners) if side in winners else 0.0
+
+
+def _flat_monte_carlo(g: Game, rng: random.Random, simulations: int,
+                      candidates: int = 12) -> List[Tuple[int, float, Move]]:
+    """Random-playout values of a few candidate moves (largest pieces first): a weak analysis
+    used only while the real search is missing."""
+    colour = int(g.turn)
+    ids = list(g.legal_moves.ids)
+    rng.shuffle(ids)
+    ids.sort(key=lambda i: -PIECE_SIZES[g.board.placement_piece(int(i))])
+    ids = ids[:candidates]
+    per_move = max(1, simulations // len(ids))
+    rows = []
+    for i in ids:
+        after = g.copy()
+        after.play(int(i))
+        total = sum(_side_result(random_game(after.variant, rng.getrandbits(63), start=after), colour)
+                    for _ in range(per_move))
+        rows.append((per_move, total / per_move, Move(int(i), g.variant.side)))
+    rows.sort(key=lambda r: (-r[1], -r[0]))
+    return rows
+
+
+def _field(item, *names, default=None):
+    for n in names:
+        if isinstance(item, dict) and n in item:
+            return item[n]
+        if hasattr(item, n):
+            return getattr(item, n)
+    return default
+
+
+def _rows_from_search(result, g: Game) -> List[Tuple[int, float, Move]]:
+    """Accept the search's analysis as an object or dict with ``moves`` (each with a move, a
+    visit count and a value)."""
+    items = _field(result, "moves", default=result)
+    rows = []
+    try:
+        for item in items:
+            m = _field(item, "move")
+            if m is None:
+                continue
+            move = m if isinstance(m, Move) else g._to_move(int(m) if not isinstance(m, str) else m)
+            rows.append((int(_field(item, "visits", default=0)), float(_field(item, "value", default=0.0)), move))
+    except TypeError:
+        return []
+    rows.sort(key=lambda r: (-r[0], -r[1]))
+    return rows
+
+
+def _side_value(result, colour: int) -> Optional[float]:
+    """The search's position value for ``colour`` (a per-colour array or one number)."""
+    value = _field(result, "value")
+    if value is None:
+        return None
+    try:
+        v = float(value[colour])
+    except (TypeError, IndexError, KeyError):
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            return None
+    return None if v != v else v  # NaN: colour not in the game
+
+
+def _format_analysis(rows: Iterable[Tuple[int, float, Move]]) -> str:
+    return "\n".join(f"{visits} {value:.3f} {move}" for visits, value, move in rows)
+
+
+def run_session(lines: Iterable[str], **options) -> str:
+    """Feed input lines to a fresh engine (in-process) and return everything it wrote to
+    stdout; ``options`` as for :class:`GtpEngine`."""
+    engine = GtpEngine(**options)
+    out = []
+    for line in lines:
+        reply = engine.handle(line)
+        if reply is not None:
+            out.append(reply)
+        if engine.quit:
+            break
+    return "".join(out)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="trigon-gtp", description="Blokus Trigon GTP engine (Pentobi's dialect) built on trigon_fast")
+    parser.add_argument("--game", "-g", default="trigon",
+                        help="trigon, trigon_2, trigon_3 (or t, t2, t3, or a game name); default trigon")
+    parser.add_argument("--level", "-l", type=int, default=4, help="playing strength 1..9 (default 4)")
+    parser.add_argument("--seed", "-r", type=int, default=None, help="random seed (deterministic with one thread)")
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no diagnostics on stderr")
+    parser.add_argument("--config", "-c", default=None, help="file of GTP commands run before reading stdin")
+    parser.add_argument("--version", "-v", action="version", version=f"trigon_fast {__version__}")
+    opts = parser.parse_args(argv)
+    game = _GAME_IDS.get(opts.game, opts.game)
+    if game not in _GAME_IDS.values():
+        parser.error(f"invalid game variant {opts.game!r} (trigon, trigon_2, trigon_3)")
+    if not 1 <= opts.level <= _MAX_LEVEL:
+        parser.error(f"invalid level {opts.level} (1..{_MAX_LEVEL})")
+    if opts.threads < 1:
+        parser.error("the number of threads must be at least 1")
+    engine = GtpEngine(game, level=opts.level, seed=opts.seed, threads=opts.threads, quiet=opts.quiet)
+    if opts.config:
+        try:
+            with open(opts.config, encoding="utf-8") as f:
+                config = f.readlines()
+        except OSError as e:
+            print(f"trigon-gtp: cannot read {opts.config}: {e.strerror}", file=sys.stderr)
+            return 1
+        for line in config:
+            reply = engine.handle(line)
+            if reply is not None and reply.startswith("?"):
+                print(f"trigon-gtp: config command failed: {line.strip()}: {reply[1:].strip()}", file=sys.stderr)
+                return 1
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)
+    if hasattr(sys.stdout, "reconfigure"):
+        # Replies may echo the user's text; never die on an encoding the terminal lacks.
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    try:
+        engine.run(stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

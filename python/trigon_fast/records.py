@@ -1,0 +1,680 @@
+"""Game records in Pentobi's blksgf format (SGF with Blokus properties) for the Trigon games.
+
+A record is an SGF game tree: the root node holds the header (``GM`` game name, ``CA``, ``AP``,
+player names ``PB``/``PW`` or ``P1``..``P4``, ``RE``, ``DT``, ...), each later node a move
+(``1[cells]``..``4[cells]``) and/or setup (``A1``..``A4`` place pieces, ``AE`` removes them,
+``PL`` sets the colour to play) and comments (``C``). Variations are read and kept; the main
+line (the first child of every node) is the game.
+
+Our own rule sets that Pentobi has not (alternate rule, teams, the rulebook's start rules in the
+two- and three-player games, solo games) are written with one extra root property,
+``TFRULES[variant=teams alternate=1 start=any]``, that Pentobi ignores, so it still reads the
+moves.
+
+>>> import trigon_fast as tf
+>>> g = tf.Game.from_blksgf("(;GM[Blokus Trigon];1[q15,r15,p16,q16,o17,p17])")
+>>> g.history
+[(Colour.BLUE, Move.from_str('q15,r15,p16,q16,o17,p17'))]
+>>> tf.Game.from_blksgf(g.to_blksgf()).history == g.history
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .errors import IllegalMoveError, InvalidMoveError, TrigonError
+from .game import Game
+from .move import Move
+from .variants import Colour, StartRule, Variant
+
+__all__ = [
+    "RecordError",
+    "Node",
+    "Record",
+    "parse_sgf",
+    "read_blksgf",
+    "write_blksgf",
+    "variant_from_game_name",
+    "game_name",
+]
+
+RULES_PROPERTY = "TFRULES"
+_GAME_NAMES = {
+    "Blokus Trigon": "four_player",
+    "Blokus Trigon Two-Player": "two_player",
+    "Blokus Trigon Three-Player": "three_player",
+}
+_MOVE_IDS = {"1": 0, "2": 1, "3": 2, "4": 3,
+             # Pentobi 0.1 wrote colour names; Pentobi still reads them, so do we.
+             "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
+_SETUP_IDS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3, "AB": 0, "AW": 1}
+_START_NAMES = {StartRule.ANY: "any", StartRule.OPPOSITE: "opposite", StartRule.EVERY_OTHER: "every_other"}
+
+
+class RecordError(TrigonError):
+    """A record that cannot be read: bad SGF syntax, an unknown game, a bad or illegal move.
+    ``line`` and ``column`` (1-based, or ``None``) locate the fault in the text."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        self.line = line
+        self.column = column
+        self.reason = message
+        where = f"line {line}, column {column}: " if line is not None else ""
+        super().__init__(where + message)
+
+
+# -- SGF syntax --------------------------------------------------------------------------------
+
+class Node:
+    """One SGF node: properties (identifier -> list of values, in file order) and children.
+
+    ``positions[ident]`` holds the (line, column) of each value, for error messages."""
+
+    __slots__ = ("properties", "children", "positions", "line", "column")
+
+    def __init__(self, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        self.properties: Dict[str, List[str]] = {}
+        self.positions: Dict[str, List[Tuple[Optional[int], Optional[int]]]] = {}
+        self.children: List["Node"] = []
+        self.line = line
+        self.column = column
+
+    def get(self, ident: str, default: Optional[str] = None) -> Optional[str]:
+        values = self.properties.get(ident)
+        return values[0] if values else default
+
+    def values(self, ident: str) -> List[str]:
+        return list(self.properties.get(ident, ()))
+
+    def set(self, ident: str, *values: str) -> None:
+        """Set (or with no values, remove) a property."""
+        if not values:
+            self.properties.pop(ident, None)
+            self.positions.pop(ident, None)
+            return
+        self.properties[ident] = [str(v) for v in values]
+        self.positions[ident] = [(None, None)] * len(values)
+
+    def position(self, ident: str, index: int = 0) -> Tuple[Optional[int], Optional[int]]:
+        pos = self.positions.get(ident)
+        if pos and index < len(pos):
+            return pos[index]
+        return self.line, self.column
+
+    def __contains__(self, ident: str) -> bool:
+        return ident in self.properties
+
+    def __repr__(self) -> str:
+        props = "".join(f"{k}[{']['.join(v)}]" for k, v in self.properties.items())
+        return f"<Node ;{props} ({len(self.children)} children)>"
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        self.text = text
+        self.pos = 0
+        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+
+    def where(self, offset: int) -> Tuple[int, int]:
+        line = bisect.bisect_left(self.newlines, offset)
+        start = self.newlines[line - 1] + 1 if line > 0 else 0
+        return line + 1, offset - start + 1
+
+    def error(self, message: str, offset: Optional[int] = None) -> RecordError:
+        line, col = self.where(self.pos if offset is None else offset)
+        return RecordError(message, line, col)
+
+    def skip_ws(self) -> None:
+        t, n = self.text, len(self.text)
+        while self.pos < n and t[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def collection(self) -> List[Node]:
+        trees = []
+        self.skip_ws()
+        while self.peek() == "(":
+            trees.append(self.tree())
+            self.skip_ws()
+        if self.pos < len(self.text):
+            ch = self.peek()
+            if not trees:
+                raise self.error(f"a record starts with '(;', not {ch!r}")
+            if ch == ")":
+                raise self.error("unexpected ')': no game tree is open here")
+            raise self.error(f"unexpected {ch!r} after the game tree")
+        if not trees:
+            raise self.error("empty record: no game tree '(;...)'")
+        return trees
+
+    def tree(self) -> Node:
+        open_at = self.pos
+        self.pos += 1  # '('
+        self.skip_ws()
+        if self.peek() != ";":
+            if not self.peek():
+                raise self.error("the record ends inside the game tree opened here", open_at)
+            raise self.error(f"a game tree must start with a node ';', not {self.peek()!r}")
+        first = last = None
+        while self.peek() == ";":
+            node = self.node()
+            if last is None:
+                first = node
+            else:
+                last.children.append(node)
+            last = node
+            self.skip_ws()
+        while self.peek() == "(":
+            last.children.append(self.tree())
+            self.skip_ws()
+        ch = self.peek()
+        if ch == ")":
+            self.pos += 1
+            return first
+        if not ch:
+            raise self.error("missing ')': the game tree opened here is not closed", open_at)
+        if ch == "]":
+            raise self.error("unexpected ']' outside a property value")
+        raise self.error(f"unexpected {ch!r} in the game tree (expected ';', '(' or ')')")
+
+    def node(self) -> Node:
+        line, col = self.where(self.pos)
+        node = Node(line, col)
+        self.pos += 1  # ';'
+        t = self.text
+        while True:
+            self.skip_ws()
+            start = self.pos
+            while self.pos < len(t) and (t[self.pos].isascii() and (t[self.pos].isupper() or t[self.pos].isdigit())):
+                self.pos += 1
+            if self.pos == start:
+                ch = self.peek()
+                if ch.isalpha():
+                    raise self.error(f"property identifiers are upper-case letters and digits, not {ch!r}")
+                if ch == "[":
+                    raise self.error("property value without a property identifier")
+                return node
+            ident = t[start:self.pos]
+            self.skip_ws()
+            if self.peek() != "[":
+                raise self.error(f"property {ident} has no value '[...]'")
+            if ident in node.properties:
+                raise self.error(f"property {ident} appears twice in one node", start)
+            values, positions = [], []
+            while self.peek() == "[":
+                positions.append(self.where(self.pos + 1))
+                values.append(self.value())
+                self.skip_ws()
+            node.properties[ident] = values
+            node.positions[ident] = positions
+            if len(values) > 1 and ident in _MOVE_IDS:
+                # Pentobi <= 0.2 wrote a move as a list of points: join them.
+                node.properties[ident] = [",".join(values)]
+                node.positions[ident] = positions[:1]
+
+    def value(self) -> str:
+        open_at = self.pos
+        self.pos += 1  # '['
+        t, n = self.text, len(self.text)
+        out = []
+        while True:
+            if self.pos >= n:
+                raise self.error("missing ']': the property value opened here is not closed", open_at)
+            ch = t[self.pos]
+            if ch == "]":
+                self.pos += 1
+                return "".join(out).replace("\r\n", "\n").replace("\r", "\n")
+            if ch == "\\":
+                self.pos += 1
+                if self.pos >= n:
+                    raise self.error("missing ']': the property value opened here is not closed", open_at)
+                esc = t[self.pos]
+                if esc in "\r\n":  # soft line break: removed
+                    if esc == "\r" and t[self.pos + 1:self.pos + 2] == "\n":
+                        self.pos += 1
+                else:
+                    out.append(esc)
+                self.pos += 1
+                continue
+            out.append(ch)
+            self.pos += 1
+
+
+def parse_sgf(text: str) -> List[Node]:
+    """The game trees of an SGF collection (roots), with positions for errors."""
+    if not isinstance(text, str):
+        raise TypeError(f"record text must be str, not {type(text).__name__}")
+    parser = _Parser(text)
+    try:
+        return parser.collection()
+    except RecursionError:
+        raise parser.error("variations are nested too deeply") from None
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _write_tree(root: Node, out: List[str]) -> None:
+    # Iterative over the main line (records are deep), recursive only at variations.
+    out.append("(")
+    node = root
+    while True:
+        out.append(";")
+        for ident, values in node.properties.items():
+            out.append(ident)
+            out.extend(f"[{_escape(v)}]" for v in values)
+        out.append("\n")
+        if len(node.children) == 1:
+            node = node.children[0]
+            continue
+        for child in node.children:
+            _write_tree(child, out)
+        break
+    out.append(")")
+    out.append("\n")
+
+
+def write_sgf(root: Node) -> str:
+    out: List[str] = []
+    _write_tree(root, out)
+    return "".join(out)
+
+
+# -- Trigon semantics --------------------------------------------------------------------------
+
+def _canonical(kind: str, alternate: bool, start: StartRule, colours=None, side=None) -> Variant:
+    """The Variant for these rules; ``pentobi_compatible`` only where it changes the start rule,
+    so that equal rules give equal variants."""
+    pentobi = kind in ("two_player", "three_player") and start == StartRule.ANY
+    if kind == "solo":
+        side = side or 9
+        default = (0, 1, 2) if side == 8 else (0, 1, 2, 3)
+        cols = None if colours is None or tuple(colours) == default else tuple(colours)
+        v = Variant.solo(colours=cols, side=side, alternate_rule=alternate)
+    else:
+        v = Variant(kind, alternate_rule=alternate, pentobi_compatible=pentobi)
+    if v.start_rule != start:
+        raise ValueError(f"start rule {_START_NAMES[start]} is not possible in variant {kind}")
+    return v
+
+
+def game_name(variant: Variant) -> str:
+    """The ``GM`` name Pentobi uses for the board and colours of a variant."""
+    if variant.side == 8:
+        return "Blokus Trigon Three-Player"
+    if variant.kind == "two_player":
+        return "Blokus Trigon Two-Player"
+    return "Blokus Trigon"
+
+
+def variant_from_game_name(name: str) -> Variant:
+    """Pentobi's rules for a Pentobi game name (free starts in the two- and three-player games)."""
+    kind = _GAME_NAMES.get(name)
+    if kind is None:
+        raise ValueError(f"unknown game {name!r}; trigon_fast plays {', '.join(_GAME_NAMES)}")
+    return _canonical(kind, False, StartRule.ANY)
+
+
+def _rules_value(variant: Variant) -> Optional[str]:
+    """The TFRULES value for a variant, or None when the GM name alone gives its rules."""
+    if variant.kind in _GAME_NAMES.values() and not variant.alternate_rule and variant.start_rule == StartRule.ANY:
+        return None
+    parts = [f"variant={variant.kind}", f"alternate={int(variant.alternate_rule)}",
+             f"start={_START_NAMES[variant.start_rule]}"]
+    if variant.kind == "solo":
+        parts.append("colours=" + ",".join(str(int(c) + 1) for c in variant.colours))
+        parts.append(f"side={variant.side}")
+    return " ".join(parts)
+
+
+def _variant_from_root(root: Node) -> Variant:
+    gm = root.get("GM")
+    line, col = root.position("GM")
+    if gm is None:
+        raise RecordError("the root node has no GM[...] game property", root.line, root.column)
+    gm = gm.strip()
+    if gm not in _GAME_NAMES:
+        raise RecordError(f"unknown game {gm!r}; trigon_fast reads {', '.join(_GAME_NAMES)}", line, col)
+    ca = root.get("CA")
+    if ca is not None and ca.strip().upper().replace("_", "-") not in ("UTF-8", "UTF8"):
+        raise RecordError(f"character set {ca!r} is not supported: blksgf records are UTF-8", *root.position("CA"))
+    rules = root.get(RULES_PROPERTY)
+    if rules is None:
+        return variant_from_game_name(gm)
+    rline, rcol = root.position(RULES_PROPERTY)
+    fields: Dict[str, str] = {}
+    for part in rules.split():
+        key, sep, value = part.partition("=")
+        if not sep or key in fields:
+            raise RecordError(f"{RULES_PROPERTY} entries are key=value, once each: {part!r}", rline, rcol)
+        fields[key] = value
+    unknown = set(fields) - {"variant", "alternate", "start", "colours", "side"}
+    if unknown:
+        raise RecordError(f"unknown {RULES_PROPERTY} key(s): {', '.join(sorted(unknown))}", rline, rcol)
+    try:
+        kind = fields.get("variant", _GAME_NAMES[gm])
+        alternate = {"0": False, "1": True}[fields.get("alternate", "0")]
+        start_names = {v: k for k, v in _START_NAMES.items()}
+        # Keys left out take Pentobi's rules, as the GM name alone does.
+        start = start_names[fields["start"]] if "start" in fields else StartRule.ANY
+        colours = side = None
+        if "colours" in fields:
+            colours = tuple(sorted(int(c) - 1 for c in fields["colours"].split(",")))
+        if "side" in fields:
+            side = int(fields["side"])
+        variant = _canonical(kind, alternate, start, colours, side)
+    except (KeyError, ValueError) as e:
+        raise RecordError(f"bad {RULES_PROPERTY}[{rules}]: {e}", rline, rcol) from None
+    if game_name(variant) != gm:
+        raise RecordError(f"{RULES_PROPERTY}[{rules}] does not fit GM[{gm}] (expected GM[{game_name(variant)}])",
+                          rline, rcol)
+    return variant
+
+
+def _colour_name(c: int) -> str:
+    return Colour(c).name.lower()
+
+
+class Record:
+    """A parsed blksgf record: the tree (``root``), its ``variant``, and the main line replayed
+    into a :class:`Game` by :meth:`game`."""
+
+    def __init__(self, root: Node, variant: Optional[Variant] = None) -> None:
+        self.root = root
+        self.variant = _variant_from_root(root) if variant is None else variant
+
+    # -- header --------------------------------------------------------------------------------
+    @property
+    def info(self) -> Dict[str, str]:
+        """Root properties other than rules, moves and setup (first value each)."""
+        skip = {"GM", RULES_PROPERTY, "PL", "AE", *_MOVE_IDS, *_SETUP_IDS}
+        return {k: v[0] for k, v in self.root.properties.items() if k not in skip and v}
+
+    @property
+    def players(self) -> Tuple[Optional[str], ...]:
+        """Player names, one per player (or team) of the variant: ``PB``/``PW`` when there are
+        two, else ``P1``..``P4``."""
+        n = len(self.variant.players)
+        ids = ("PB", "PW") if n == 2 else tuple(f"P{i + 1}" for i in range(n))
+        return tuple(self.root.get(i) for i in ids)
+
+    @property
+    def result(self) -> Optional[str]:
+        return self.root.get("RE")
+
+    # -- tree ----------------------------------------------------------------------------------
+    def main_line(self) -> List[Node]:
+        nodes, node = [self.root], self.root
+        while node.children:
+            node = node.children[0]
+            nodes.append(node)
+        return nodes
+
+    def lines(self) -> Iterator[List[Node]]:
+        """Every path from the root to a leaf, main line first (each can go to :meth:`game`)."""
+        stack = [[self.root]]
+        while stack:
+            path = stack.pop()
+            node = path[-1]
+            if not node.children:
+                yield path
+            stack.extend(path + [child] for child in reversed(node.children))
+
+    def variations(self) -> int:
+        """Number of nodes that have more than one child (branch points)."""
+        count, stack = 0, [self.root]
+        while stack:
+            node = stack.pop()
+            count += len(node.children) > 1
+            stack.extend(node.children)
+        return count
+
+    def comments(self) -> List[Tuple[int, str]]:
+        """(node index on the main line, text) of each comment ``C``; 0 is the root."""
+        return [(i, n.get("C")) for i, n in enumerate(self.main_line()) if n.get("C") is not None]
+
+    def game(self, move_number: Optional[int] = None, nodes: Optional[Sequence[Node]] = None) -> Game:
+        """Replay the main line (or the given path of nodes from the root). With ``move_number``
+        (1-based, as ``loadsgf``), stop before that move is played."""
+        if move_number is not None and move_number < 1:
+            raise ValueError(f"move number must be at least 1, not {move_number}")
+        g = Game(self.variant)
+        played = 0
+        for node in (self.main_line() if nodes is None else nodes):
+            moves = [k for k in node.properties if k in _MOVE_IDS]
+            if move_number is not None and moves and played + 1 >= move_number:
+                break
+            g = self._apply_setup(g, node)
+            if len(moves) > 1:
+                raise RecordError(f"one node holds moves of several colours ({', '.join(moves)})",
+                                  *node.position(moves[1]))
+            if moves:
+                self._apply_move(g, node, moves[0], played + 1)
+                played += 1
+            elif "PL" in node and not any(k in node for k in (*_SETUP_IDS, "AE")):
+                self._apply_player(g, node)
+        return g
+
+    def _colour(self, node: Node, ident: str, c: int) -> int:
+        if c not in self.variant.colours:
+            raise RecordError(f"{ident}[...]: colour {c + 1} ({_colour_name(c)}) takes no part in "
+                              f"{game_name(self.variant)}", *node.position(ident))
+        return c
+
+    def _move(self, node: Node, ident: str, index: int, text: str) -> Move:
+        try:
+            return Move.from_str(text, self.variant.side)
+        except InvalidMoveError as e:
+            raise RecordError(f"{ident}[{text}]: {e}", *node.position(ident, index)) from None
+
+    def _apply_move(self, g: Game, node: Node, ident: str, number: int) -> None:
+        c = self._colour(node, ident, _MOVE_IDS[ident])
+        text = node.get(ident)
+        m = self._move(node, ident, 0, text)
+        try:
+            # A move out of the turn order is played for its colour, as Pentobi does.
+            g.play(m, colour=None if g.turn == c else c)
+        except IllegalMoveError as e:
+            raise RecordError(f"move {number} {ident}[{text}] is illegal: {e}", *node.position(ident)) from None
+
+    def _apply_player(self, g: Game, node: Node) -> None:
+        value = node.get("PL", "").strip().upper()
+        c = {"B": 0, "W": 1, "1": 0, "2": 1, "3": 2, "4": 3}.get(value)
+        if c is None or c not in self.variant.colours:
+            raise RecordError(f"PL[{node.get('PL')}]: not a colour of {game_name(self.variant)}", *node.position("PL"))
+        g.set_turn(c)
+
+    def _apply_setup(self, g: Game, node: Node) -> Game:
+        setup_ids = [k for k in node.properties if k in _SETUP_IDS]
+        if not setup_ids and "AE" not in node:
+            return g
+        placed = [(int(c), m) for c, m in g.history]  # every piece on the board now
+        added = []
+        for ident in setup_ids:
+            c = self._colour(node, ident, _SETUP_IDS[ident])
+            for i, text in enumerate(node.values(ident)):
+                added.append((c, self._move(node, ident, i, text), ident, i))
+        removed = False
+        for i, text in enumerate(node.values("AE")):
+            m = self._move(node, "AE", i, text)
+            for pool in (added, placed):
+                hit = next((k for k, item in enumerate(pool) if item[1] == m), None)
+                if hit is not None:
+                    del pool[hit]
+                    removed |= pool is placed
+                    break
+            else:
+                raise RecordError(f"AE[{text}]: no piece on these cells to remove", *node.position("AE", i))
+        turn = g.turn if g.turn is not None else g.position.to_move
+        if removed:
+            # The core cannot lift a piece: rebuild the position as a setup of what is left.
+            g = Game(self.variant)
+            for c, m in placed:
+                g.setup(c, m)
+        for c, m, ident, i in added:
+            try:
+                g.setup(c, m)
+            except IllegalMoveError as e:
+                raise RecordError(f"{ident}[{m}]: {e}", *node.position(ident, i)) from None
+        if "PL" in node:
+            self._apply_player(g, node)
+        else:
+            g.set_turn(int(turn))
+        return g
+
+    # -- writing -------------------------------------------------------------------------------
+    def to_blksgf(self) -> str:
+        """The whole tree as text, variations included."""
+        return write_sgf(self.root)
+
+    @classmethod
+    def from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
+                  result: Optional[str] = None, date: Optional[str] = None, event: Optional[str] = None,
+                  comments: Optional[Mapping[int, str]] = None,
+                  properties: Optional[Mapping[str, str]] = None) -> "Record":
+        """A record of the game's placements (setup placements grouped into setup nodes).
+
+        ``players``: names, one per player (or team); ``result``: ``RE`` (default: written for a
+        finished game of two sides as ``B+n``/``W+n``/``0``); ``comments``: node index on the main
+        line (0 = root) -> text; ``properties``: more root properties."""
+        variant = game.variant
+        root = Node()
+        root.set("GM", game_name(variant))
+        root.set("FF", "4")
+        root.set("CA", "UTF-8")
+        from . import __version__
+
+        root.set("AP", f"trigon_fast:{__version__}")
+        rules = _rules_value(variant)
+        if rules is not None:
+            root.set(RULES_PROPERTY, rules)
+        if players is not None:
+            n = len(variant.players)
+            if len(players) != n:
+                raise ValueError(f"{n} player name(s) expected for {variant!r}, not {len(players)}")
+            ids = ("PB", "PW") if n == 2 else tuple(f"P{i + 1}" for i in range(n))
+            for ident, name in zip(ids, players):
+                if name:
+                    root.set(ident, " ".join(str(name).split()))
+        if date is not None:
+            root.set("DT", date)
+        if event is not None:
+            root.set("EV", event)
+        if result is None and game.is_over and len(variant.players) == 2:
+            a, b = game.player_scores()
+            result = f"B+{a - b}" if a > b else f"W+{b - a}" if b > a else "0"
+        if result is not None:
+            root.set("RE", result)
+        for k, v in (properties or {}).items():
+            root.set(k, v)
+
+        nodes = [root]
+        steps = game._history  # (colour, move, is_setup) -- records need to know setups
+        after = game._stack[1:] + [game.position]  # position after each step
+        sim = Game(variant)  # replays the record as a reader will, to know its turn
+        i = 0
+        while i < len(steps):
+            c, m, is_setup = steps[i]
+            if is_setup:
+                # Consecutive setups go into one node (the root when nothing was played yet).
+                node = root if len(nodes) == 1 else Node()
+                by_colour: Dict[int, List[str]] = {}
+                while i < len(steps) and steps[i][2]:
+                    by_colour.setdefault(int(steps[i][0]), []).append(str(steps[i][1]))
+                    sim.setup(steps[i][0], steps[i][1])
+                    i += 1
+                for col in sorted(by_colour):
+                    node.set(f"A{col + 1}", *by_colour[col])
+                turn = after[i - 1].to_move
+                node.set("PL", str(turn + 1))
+                sim.set_turn(turn)
+                if node is not root:
+                    nodes.append(node)
+                continue
+            node = Node()
+            node.set(str(int(c) + 1), str(m))
+            nodes.append(node)
+            sim.play(m, colour=None if sim.turn == c else c)
+            i += 1
+        if not game.is_over and sim.turn != game.turn:
+            # set_turn after the last placement: say it with PL (in a node without a move).
+            node = root if len(nodes) == 1 else Node()
+            node.set("PL", str(int(game.turn) + 1))
+            if node is not root:
+                nodes.append(node)
+        for k, text in (comments or {}).items():
+            if not 0 <= k < len(nodes):
+                raise ValueError(f"comment for node {k}, but the record has nodes 0..{len(nodes) - 1}")
+            nodes[k].set("C", text)
+        for parent, child in zip(nodes, nodes[1:]):
+            parent.children.append(child)
+        return cls(root, variant)
+
+
+def _looks_like_path(text: str) -> bool:
+    # Record text starts with '(' and has brackets; a file name rarely has either.
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("(") and "[" not in stripped and "\n" not in stripped
+
+
+def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = os.fspath(source)
+        if isinstance(source, str) and not os.path.exists(path):
+            raise RecordError(f"not a record (it does not start with '(') and no file {path!r} exists")
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+        except UnicodeDecodeError as e:
+            raise RecordError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    if not isinstance(source, str):
+        raise TypeError(f"a record is text or a path, not {type(source).__name__}")
+    return source
+
+
+def read_blksgf(source: Union[str, bytes, "os.PathLike[str]"]) -> Record:
+    """Parse a record given as text, bytes, or a file path (a ``str`` is taken as text when it
+    starts with ``(`` or holds ``[`` or a newline; pass a ``pathlib.Path`` to be explicit). The
+    first game tree of a collection is used; every move of its main line is checked."""
+    text = _read_text(source)
+    roots = parse_sgf(text)
+    record = Record(roots[0])
+    record.game()  # validate every move of the main line now, with positions in errors
+    return record
+
+
+def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = None, **header) -> str:
+    """The record of a game as text; also written to ``path`` when given. ``header``: see
+    :meth:`Record.from_game`."""
+    text = Record.from_game(game, **header).to_blksgf()
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text
+
+
+def _game_from_blksgf(cls, source, move_number: Optional[int] = None) -> Game:
+    """The game of a blksgf record (text, bytes or path): the main line, or the position before
+    move ``move_number``."""
+    text = _read_text(source)
+    return Record(parse_sgf(text)[0]).game(move_number)
+
+
+def _game_to_blksgf(self: Game, path=None, **header) -> str:
+    """This game as a blksgf record (text; also written to ``path`` when given)."""
+    return write_blksgf(self, path, **header)
+
+
+# Attached here so that game.py stays independent of the record format.
+Game.from_blksgf = classmethod(_game_from_blksgf)
+Game.to_blksgf = _game_to_blksgf

@@ -1,0 +1,282 @@
+"""Monte-Carlo tree search: choose moves and analyse positions of every Trigon variant.
+
+>>> import trigon_fast as tf
+>>> g = tf.Game(tf.Variant.FOUR_PLAYER)
+>>> a = tf.analyse(g, simulations=300, seed=1)
+>>> a.best_move in g.legal_moves
+True
+
+The search runs in C++ threads with the GIL released; Ctrl-C ends it early and the best move
+found so far is returned (``interrupted`` is then true).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from .errors import GameOverError
+from .move import Move
+from .variants import Colour
+
+__all__ = ["Analysis", "MoveAnalysis", "Engine", "analyse", "best_move", "level_simulations", "LEVELS"]
+
+LEVELS = tuple(range(1, 10))  # strength levels, weakest first
+
+
+def level_simulations(level: int) -> int:
+    """Simulations searched at strength level 1 (weakest) .. 9 (strongest)."""
+    if not isinstance(level, (int, np.integer)) or isinstance(level, bool) or not 1 <= int(level) <= 9:
+        raise ValueError(f"level must be an integer 1..9, not {level!r}")
+    return int(_core.level_simulations(int(level)))
+
+
+@dataclass
+class MoveAnalysis:
+    """One searched move of the root: visits, mean value for the colour to move (0..1), prior,
+    and per colour the mean value and final score of the simulations through it."""
+
+    move: Move
+    visits: int
+    value: float
+    prior: float
+    value_per_colour: np.ndarray
+    score_per_colour: np.ndarray
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "move": str(self.move),
+            "id": self.move.id,
+            "visits": self.visits,
+            "value": self.value,
+            "prior": self.prior,
+            "value_per_colour": self.value_per_colour.tolist(),
+            "score_per_colour": self.score_per_colour.tolist(),
+        }
+
+
+@dataclass
+class Analysis:
+    """Result of a search. ``value`` (0..1) and ``expected_score`` are per colour (index 0..3;
+    colours not in the game, and every colour after a forced move, hold NaN); ``moves`` are the
+    searched root moves, most visited first; ``pv`` the principal variation."""
+
+    colour: Colour
+    best_move: Move
+    moves: List[MoveAnalysis]
+    pv: List[Tuple[Colour, Move]]
+    value: np.ndarray
+    expected_score: np.ndarray
+    simulations: int
+    seconds: float
+    nodes: int
+    forced: bool = False
+    stopped: bool = False
+    interrupted: bool = False
+    reused_visits: int = 0
+
+    @property
+    def simulations_per_second(self) -> float:
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+    def arrays(self) -> Dict[str, np.ndarray]:
+        """Root moves as parallel numpy arrays (ids, visits, values, priors, per-colour values
+        and scores of shape (n, 4))."""
+        n = len(self.moves)
+        return {
+            "ids": np.array([m.move.id for m in self.moves], dtype=np.uint16),
+            "visits": np.array([m.visits for m in self.moves], dtype=np.int64),
+            "values": np.array([m.value for m in self.moves], dtype=np.float32),
+            "priors": np.array([m.prior for m in self.moves], dtype=np.float32),
+            "value_per_colour": np.array([m.value_per_colour for m in self.moves], dtype=np.float32).reshape(n, 4),
+            "score_per_colour": np.array([m.score_per_colour for m in self.moves], dtype=np.float32).reshape(n, 4),
+        }
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "colour": int(self.colour),
+            "best_move": str(self.best_move),
+            "best_move_id": self.best_move.id,
+            "moves": [m.to_dict() for m in self.moves],
+            "pv": [(int(c), str(m)) for c, m in self.pv],
+            "value": self.value.tolist(),
+            "expected_score": self.expected_score.tolist(),
+            "simulations": self.simulations,
+            "seconds": self.seconds,
+            "nodes": self.nodes,
+            "forced": self.forced,
+            "stopped": self.stopped,
+            "interrupted": self.interrupted,
+            "reused_visits": self.reused_visits,
+        }
+
+
+def _sides(game) -> List[int]:
+    side_of = [0, 0, 0, 0]
+    for i, colours in enumerate(game.variant.players):
+        for c in colours:
+            side_of[int(c)] = i
+    return side_of
+
+
+def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Analysis:
+    mask = np.array(in_play, dtype=bool)
+
+    def per_colour(values, known=True) -> np.ndarray:
+        a = np.array(values, dtype=np.float64)
+        a[~mask] = np.nan
+        if not known:
+            a[:] = np.nan
+        return a
+
+    searched = raw.simulations > 0  # a forced move is returned without simulations
+
+    moves = [
+        MoveAnalysis(Move.from_id(m.move, side), int(m.visits), float(m.value), float(m.prior),
+                     per_colour(m.value_per_colour), per_colour(m.score_per_colour))
+        for m in raw.moves
+    ]
+    return Analysis(
+        colour=Colour(raw.to_move),
+        best_move=Move.from_id(raw.best_move, side),
+        moves=moves,
+        pv=[(Colour(c), Move.from_id(m, side)) for c, m in zip(raw.pv_colours, raw.pv)],
+        value=per_colour(raw.value, searched),
+        expected_score=per_colour(raw.expected_score, searched),
+        simulations=int(raw.simulations),
+        seconds=float(raw.seconds),
+        nodes=int(raw.nodes),
+        forced=bool(raw.forced),
+        stopped=bool(raw.stopped) or interrupted,
+        interrupted=interrupted,
+        reused_visits=int(raw.reused_visits),
+    )
+
+
+class Engine:
+    """A searcher that keeps its tree between consecutive searches of one game (tree reuse),
+    with default limits and knobs; ``analyse`` / ``best_move`` take the same arguments as the
+    module functions and override the defaults."""
+
+    _KNOBS = ("exploration", "prior_weight", "use_priors", "attach_prior", "block_prior", "score_weight",
+              "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias",
+              "playout_give_up")
+
+    def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
+                 seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
+        unknown = set(knobs) - set(self._KNOBS)
+        if unknown:
+            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}")
+        self._defaults = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
+        self._playout = playout
+        self._knobs = knobs
+        self._searcher = _core.Searcher()
+
+    def stop(self) -> None:
+        """Ends a running search soon (from another thread); it returns its best move so far."""
+        self._searcher.stop()
+
+    def clear(self) -> None:
+        """Forgets the search tree."""
+        self._searcher.clear()
+
+    @property
+    def nodes(self) -> int:
+        return int(self._searcher.nodes)
+
+    def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations):
+        p = _core.SearchParams()
+        if level is not None:
+            sims = level_simulations(level)
+            simulations = sims if simulations is None else min(int(simulations), sims)
+        if time is None and simulations is None:
+            simulations = level_simulations(5)
+        if simulations is not None:
+            if int(simulations) < 1:
+                raise ValueError(f"simulations must be >= 1, not {simulations!r}")
+            p.max_simulations = int(simulations)
+        if time is not None:
+            if not float(time) > 0:
+                raise ValueError(f"time must be > 0 seconds, not {time!r}")
+            p.max_seconds = float(time)
+        if not isinstance(threads, (int, np.integer)) or not 1 <= int(threads) <= 256:
+            raise ValueError(f"threads must be 1..256, not {threads!r}")
+        p.threads = int(threads)
+        if int(seed) < 0:
+            raise ValueError("seed must be >= 0")
+        p.seed = int(seed)
+        if self._playout not in ("sampled", "uniform"):
+            raise ValueError("playout must be 'sampled' or 'uniform'")
+        p.playout = _core.PlayoutKind.SAMPLED if self._playout == "sampled" else _core.PlayoutKind.UNIFORM
+        for k, v in self._knobs.items():
+            setattr(p, k, v)
+        if progress_every is not None:
+            p.progress_every_seconds = float(progress_every)
+        if progress_simulations is not None:
+            p.progress_every_simulations = int(progress_simulations)
+        return p
+
+    def analyse(self, game, time: Optional[float] = None, simulations: Optional[int] = None,
+                threads: Optional[int] = None, seed: Optional[int] = None, level: Optional[int] = None,
+                callback: Optional[Callable[[Analysis], Any]] = None, callback_every: Optional[float] = None,
+                callback_simulations: Optional[int] = None) -> Analysis:
+        """Search the position of ``game`` (a :class:`Game`). Limits: ``time`` (seconds),
+        ``simulations``, or a strength ``level`` 1..9 (default level 5). ``callback(analysis)``
+        runs every ``callback_every`` seconds (default 0.5) or ``callback_simulations``
+        simulations with the analysis so far; returning ``False`` stops the search."""
+        if game.is_over:
+            raise GameOverError("the game is over: there is no move to search")
+        d = self._defaults
+        if time is None and simulations is None and level is None:
+            time, simulations, level = d["time"], d["simulations"], d["level"]
+        threads = d["threads"] if threads is None else threads
+        seed = d["seed"] if seed is None else seed
+        if callback is not None and callback_every is None and callback_simulations is None:
+            callback_every = 0.5
+        params = self._params(time, simulations, threads, seed, level,
+                              callback_every if callback is not None else None,
+                              callback_simulations if callback is not None else None)
+        params.side_of_colour = _sides(game)
+        pos = game.position
+        side = game.variant.side
+        in_play = [bool(pos.in_play(c)) for c in range(4)]
+        progress = None
+        if callback is not None:
+            def progress(raw) -> None:
+                if raw.best_move < 0:
+                    return
+                if callback(_convert(raw, False, side, in_play)) is False:
+                    self._searcher.stop()
+        try:
+            raw, interrupted = self._searcher.run(pos, params, progress)
+        except _core.GameOverError as e:  # pragma: no cover - checked above
+            raise GameOverError(str(e)) from None
+        return _convert(raw, bool(interrupted), side, in_play)
+
+    def best_move(self, game, **kwargs: Any) -> Move:
+        """The move the search chooses (same arguments as :meth:`analyse`)."""
+        return self.analyse(game, **kwargs).best_move
+
+
+def analyse(game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
+            seed: int = 0, level: Optional[int] = None, callback: Optional[Callable[[Analysis], Any]] = None,
+            **options: Any) -> Analysis:
+    """Search a game's position with a fresh tree and return its :class:`Analysis`.
+
+    Limits: ``time`` in seconds, ``simulations``, or a strength ``level`` 1..9 (at most that
+    level's simulations); with none, level 5. ``threads`` search one shared tree; with one
+    thread and no time limit the result depends only on ``seed``. Raises
+    :class:`GameOverError` (a ``ValueError``) when the game is over."""
+    callback_opts = {k: options.pop(k) for k in ("callback_every", "callback_simulations") if k in options}
+    engine = Engine(threads=threads, seed=seed, reuse_tree=False, **options)
+    return engine.analyse(game, time=time, simulations=simulations, level=level, callback=callback, **callback_opts)
+
+
+def best_move(game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
+              seed: int = 0, level: Optional[int] = None, **options: Any) -> Move:
+    """The move a search of the game's position chooses (see :func:`analyse`)."""
+    return analyse(game, time=time, simulations=simulations, threads=threads, seed=seed, level=level,
+                   **options).best_move

@@ -1,0 +1,427 @@
+"""The GTP engine: a scripted session per command (in-process), the real process, and two
+engines playing each other through a small controller."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast.gtp import GtpEngine, main, run_session
+
+BLUE_FIRST = "q15,r15,p16,q16,o17,p17"
+
+
+def replies(*lines, **options):
+    """The replies to the lines, as (status, id, text) triples."""
+    out = run_session(lines, quiet=True, **options)
+    assert out.endswith("\n\n") or out == ""
+    result = []
+    for block in out.split("\n\n")[:-1]:
+        head, _, text = block.partition(" ")
+        assert head[0] in "=?", block
+        result.append((head[0], head[1:], text))
+    return result
+
+
+def ok(line, **options):
+    [(status, _, text)] = replies(line, **options)
+    assert status == "=", text
+    return text
+
+
+def fails(line, **options):
+    [(status, _, text)] = replies(line, **options)
+    assert status == "?", text
+    return text
+
+
+def test_identity_commands_and_ids():
+    assert run_session(["protocol_version", "7 name", "version"], quiet=True) == (
+        f"= 2\n\n=7 trigon_fast\n\n= {tf.__version__}\n\n")
+    assert replies("12 known_command play", "known_command no_such") == [("=", "12", "true"), ("=", "", "false")]
+    listed = ok("list_commands").split("\n")
+    for cmd in ("set_game", "clear_board", "play", "genmove", "reg_genmove", "undo", "all_legal", "final_score",
+                "showboard", "loadsgf", "savesgf", "cputime", "name", "version", "known_command", "list_commands",
+                "quit", "protocol_version", "set_random_seed", "param", "analyze"):
+        assert cmd in listed
+        assert ok(f"known_command {cmd}") == "true"
+    assert float(ok("cputime")) >= 0
+
+
+def test_bad_input_gets_error_replies_and_the_engine_keeps_running():
+    out = replies("", "   ", "# a comment", "frobnicate 1", "3 frobnicate", "name extra", "play", "play 1",
+                  "play 5 r15", "play 1 zz99", "play 1 r15,r13", "play 1 r14", "play 1 pass", "genmove",
+                  "genmove 1 2", "genmove purple", "undo", "set_random_seed x", "name")
+    assert [s for s, _, _ in out] == ["?"] * 15 + ["="]
+    texts = [t for _, _, t in out]
+    assert texts[0] == "unknown command (frobnicate)"
+    assert out[1][:2] == ("?", "3")
+    assert texts[2] == "too many arguments"
+    assert "invalid color argument '5'" in texts[5]
+    assert "not a cell" in texts[6] and "not the shape" in texts[7]
+    assert "illegal move r14 for blue" in texts[8]
+    assert "pass not supported" in texts[9]
+    assert texts[13] == "cannot undo"
+    assert texts[-1] == "trigon_fast"
+
+
+def test_play_undo_showboard_and_out_of_turn():
+    out = replies(f"play 1 {BLUE_FIRST}", f"play blue {BLUE_FIRST}", "play 3 r4", "showboard", "undo", "undo",
+                  "undo")
+    assert [s for s, _, _ in out] == ["=", "?", "=", "=", "=", "=", "?"]
+    assert "already" in out[1][2]
+    board = out[3][2]
+    assert board.startswith("\n") and "to move: green" in board  # red played out of turn: green next
+    assert "RRRR" not in board and "r" in board.split("\n")[15]  # red's single triangle on row 4
+    # Both games agree with trigon_fast's rules.
+    g = tf.Game()
+    g.play(BLUE_FIRST)
+    g.play("r4", colour=2)
+    assert g.turn == tf.Colour.GREEN
+
+
+def test_genmove_plays_legal_moves_and_reg_genmove_does_not_play():
+    lines = ["genmove 1", "genmove 2", "reg_genmove 3", "genmove 3", "g"]
+    out = replies(*lines, seed=5, level=1)
+    assert [s for s, _, _ in out] == ["="] * 5
+    moves = [t for _, _, t in out]
+    g = tf.Game()
+    g.play(moves[0])
+    g.play(moves[1])
+    assert g.check(moves[2]) is None  # legal for red, not played:
+    g.play(moves[3])  # red's genmove is legal in the position without it
+    assert g.turn == tf.Colour.GREEN
+    g.play(moves[4])  # "g": genmove for the colour to move
+    # reg_genmove leaves the board alone: one undo, then nothing to undo.
+    assert [s for s, _, _ in replies("genmove 1", "reg_genmove 2", "undo", "undo", level=1)] == ["=", "=", "=", "?"]
+    # "p": play for the colour to move.
+    assert replies(f"p {BLUE_FIRST}", "p r4", "undo", "undo", "undo")[-1] == ("?", "", "cannot undo")
+    # The same seed gives the same moves.
+    assert replies(*lines, seed=5, level=1) == out
+
+
+def test_genmove_out_of_turn_and_pass_at_the_end(tmp_path):
+    [(_, _, move)] = replies("genmove 3", seed=1, level=1)
+    g = tf.Game()
+    g.play(move, colour=2)
+    done = tf.random_game(tf.Variant.FOUR_PLAYER, 2)
+    path = tmp_path / "done.blksgf"
+    done.to_blksgf(path)
+    out = replies(f"loadsgf {path}", "genmove 1", "reg_genmove 4", "all_legal 2", "final_score", level=1)
+    assert out[:3] == [("=", "", ""), ("=", "", "pass"), ("=", "", "pass")]
+    assert out[3] == ("=", "", "")
+    assert out[4][2] == " ".join(str(done.score(c) + 110) for c in range(4))
+
+
+def test_all_legal_matches_trigon_fast():
+    text = ok("all_legal 1")
+    assert sorted(text.split("\n")) == sorted(str(m) for m in tf.Game().legal_moves)
+    assert len(text.split("\n")) == 2478
+    after = replies(f"play 1 {BLUE_FIRST}", "all_legal 1")[1][2].split("\n")
+    g = tf.Game()
+    g.play(BLUE_FIRST)
+    assert sorted(after) == sorted(str(m) for m in g.legal_moves_of(0))
+
+
+def test_final_score_formats():
+    for variant, game_name in ((tf.Variant("two_player", pentobi_compatible=True), "Blokus Trigon Two-Player"),
+                               (tf.Variant("three_player", pentobi_compatible=True), "Blokus Trigon Three-Player")):
+        done = tf.random_game(variant, 4)
+        lines = [f"set_game {game_name}"] + [f"play {int(c) + 1} {m}" for c, m in done.history] + ["final_score"]
+        out = replies(*lines)
+        assert all(s == "=" for s, _, _ in out), [o for o in out if o[0] == "?"]
+        score = out[-1][2]
+        if len(variant.players) == 2:
+            a, b = done.player_scores()
+            assert score == (f"B+{a - b}" if a > b else f"W+{b - a}" if b > a else "0")
+        else:
+            assert score.split() == [str(done.score(c) + 110) for c in variant.colours]
+
+
+def test_set_game_and_clear_board():
+    out = replies(f"play 1 {BLUE_FIRST}", "set_game Blokus Trigon Three-Player", "play 1 p14", "play 4 p3",
+                  "set_game Blokus Duo", "set_game", "clear_board", "undo", "set_game Blokus Trigon",
+                  f"play 1 {BLUE_FIRST}")
+    assert [s for s, _, _ in out] == ["=", "=", "=", "?", "?", "?", "=", "?", "=", "="]
+    assert "invalid color argument '4'" in out[3][2]
+    assert "unknown game 'Blokus Duo'" in out[4][2]
+
+
+def test_param_keys():
+    listed = dict(line.split(" ", 1) for line in ok("param").split("\n"))
+    assert listed == {"alternate_rule": "0", "fixed_simulations": "0", "level": "4", "start_rule": "pentobi",
+                      "threads": "1", "time": "0", "variant": "four_player"}
+    out = replies("param level 2", "param fixed_simulations 50", "param time 0.25", "param threads 2",
+                  "param alternate_rule 1", "param", "param level 10", "param time -1", "param alternate_rule x",
+                  "param nope 1", "param level", "param variant chess")
+    assert [s for s, _, _ in out] == ["="] * 6 + ["?"] * 6
+    now = dict(line.split(" ", 1) for line in out[5][2].split("\n"))
+    assert now == {"alternate_rule": "1", "fixed_simulations": "50", "level": "2", "start_rule": "pentobi",
+                   "threads": "2", "time": "0.25", "variant": "four_player"}
+    assert out[9][2] == "unknown parameter 'nope'"
+
+
+def test_param_rules_change_the_game():
+    # Rulebook two-player starts: the cell opposite blue's is kept for red.
+    rulebook = replies("set_game Blokus Trigon Two-Player", "param start_rule rulebook", "play 1 r15", "play 2 r4",
+                       "play 2 z12", "play 3 j7", "play 3 r4")
+    assert [s for s, _, _ in rulebook] == ["=", "=", "=", "?", "=", "?", "="]
+    pentobi = replies("set_game Blokus Trigon Two-Player", "play 1 r15", "play 2 r4")
+    assert [s for s, _, _ in pentobi] == ["=", "=", "="]
+    # Teams score by side, as the two-player game.
+    teams = replies("param variant teams", "param", "final_score")
+    assert "variant teams" in teams[1][2] and teams[2][2] == "0"
+    # The alternate rule: two blue pieces may not meet along a side at a vertex.
+    g = tf.Game(tf.Variant.FOUR_PLAYER.with_alternate_rule())
+    g.play(BLUE_FIRST)
+    differs = [m for m in tf.Game(tf.Variant.FOUR_PLAYER, [BLUE_FIRST]).legal_moves_of(0) if g.check(m, colour=0)]
+    assert differs, "the alternate rule forbids some moves"
+    out = replies("param alternate_rule 1", f"play 1 {BLUE_FIRST}", f"play 1 {differs[0]}")
+    assert [s for s, _, _ in out] == ["=", "=", "?"]
+
+
+def test_loadsgf_savesgf(tmp_path):
+    game = tf.random_game(tf.Variant.FOUR_PLAYER, 9)
+    path = tmp_path / "in game.blksgf"
+    game.to_blksgf(path)
+    saved = tmp_path / "out.blksgf"
+    out = replies(f'loadsgf "{path}" 5', f"savesgf {saved}", f'loadsgf "{path}"', "final_score")
+    assert [s for s, _, _ in out] == ["="] * 4
+    back = tf.Game.from_blksgf(saved)
+    assert back.history == game.history[:4]
+    assert out[3][2] == " ".join(str(game.score(c) + 110) for c in range(4))
+    bad = tmp_path / "bad.blksgf"
+    bad.write_text("(;GM[Blokus Trigon]\n;1[r14])")
+    errors = replies(f"loadsgf {bad}", f"loadsgf {tmp_path / 'none.blksgf'}", "loadsgf", f"loadsgf {path} 0",
+                     f"savesgf {tmp_path / 'no' / 'dir.blksgf'}")
+    assert [s for s, _, _ in errors] == ["?"] * 5
+    assert errors[0][2].startswith("line 2, column 4: move 1 1[r14] is illegal")
+    assert "no such file" in errors[1][2]
+
+
+def test_analyze_lists_legal_moves_with_values():
+    out = replies(f"play 1 {BLUE_FIRST}", "param fixed_simulations 24", "analyze 2 5", "move_values", "analyze 9",
+                  seed=3)
+    assert [s for s, _, _ in out] == ["=", "=", "=", "=", "?"]
+    rows = [line.split() for line in out[2][2].split("\n")]
+    assert 1 <= len(rows) <= 5
+    g = tf.Game(tf.Variant.FOUR_PLAYER, [BLUE_FIRST])
+    values = []
+    for visits, value, move in rows:
+        assert int(visits) >= 1 and 0.0 <= float(value) <= 1.0
+        assert g.check(move) is None
+        values.append(float(value))
+    assert out[3][2].split("\n")[:len(rows)] == out[2][2].split("\n")
+
+
+def test_quit_stops_reading():
+    assert replies("name", "quit", "name") == [("=", "", "trigon_fast"), ("=", "", "")]
+
+
+def test_engine_survives_internal_errors():
+    engine = GtpEngine(quiet=True)
+
+    def broken(args, rest):
+        raise RuntimeError("boom")
+
+    engine.commands["broken"] = broken
+    assert engine.handle("broken") == "? internal error: RuntimeError: boom\n\n"
+    assert engine.handle("name") == "= trigon_fast\n\n"
+
+
+def test_main_rejects_bad_options(capsys):
+    for argv in (["--game", "classic"], ["--level", "0"], ["--threads", "0"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+    assert capsys.readouterr().out == ""
+
+
+# -- real processes ----------------------------------------------------------------------------
+
+def engine_command():
+    """``trigon-gtp`` when the console script is installed next to this Python, else the module."""
+    script = Path(sys.executable).with_name("trigon-gtp")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "trigon_fast.gtp"]
+
+
+def test_subprocess_session_stdout_is_only_protocol(tmp_path):
+    config = tmp_path / "config.gtp"
+    config.write_text("param fixed_simulations 20\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "trigon_fast.gtp", "--game", "t3", "--seed", "4", "--level", "1",
+         "--config", str(config)],
+        input="1 name\n\nfoo\nplay 1 p14\n2 genmove 2\nparam\n",  # EOF without quit
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    blocks = proc.stdout.split("\n\n")
+    assert blocks[-1] == ""
+    assert blocks[0] == "=1 trigon_fast"
+    assert blocks[1] == "? unknown command (foo)"
+    assert blocks[2] == "= "
+    assert blocks[3].startswith("=2 ")
+    g = tf.Game(tf.Variant("three_player", pentobi_compatible=True), ["p14"])
+    assert g.check(blocks[3][3:]) is None
+    assert "fixed_simulations 20" in blocks[4]
+    quiet = subprocess.run(engine_command() + ["--quiet", "--level", "1"], input="genmove 1\nquit\n",
+                           capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.endswith("\n\n= \n\n")
+    # Replies echo the user's text; an ASCII-only stdout must not stop the engine.
+    ascii_out = subprocess.run(engine_command() + ["-q"], input="frobnicat\u00e9\nname\n".encode(), capture_output=True,
+                               timeout=120, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert ascii_out.returncode == 0
+    assert ascii_out.stdout.decode("utf-8").endswith("= trigon_fast\n\n")
+
+
+class GtpProcess:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen(engine_command() + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, f"engine closed its output after {command!r}"
+            if line == "\n":
+                break
+            lines.append(line.rstrip("\n"))
+        reply = "\n".join(lines)
+        assert reply[0] in "=?", reply
+        return reply[0] == "=", reply[2:] if len(reply) > 1 else ""
+
+    def ok(self, command):
+        good, text = self.send(command)
+        assert good, f"{command!r} failed: {text}"
+        return text
+
+    def close(self):
+        rest, _ = self.proc.communicate("quit\n", timeout=60)  # also closes the pipes
+        assert rest == "= \n\n" and self.proc.returncode == 0
+
+
+@pytest.mark.parametrize("setup, variant", [
+    (["set_game Blokus Trigon"], tf.Variant.FOUR_PLAYER),
+    (["set_game Blokus Trigon Two-Player"], tf.Variant("two_player", pentobi_compatible=True)),
+    (["set_game Blokus Trigon Three-Player", "param start_rule rulebook"], tf.Variant.THREE_PLAYER),
+], ids=["four", "two", "three-rulebook"])
+def test_two_engines_play_a_complete_game(setup, variant):
+    # Engine A plays the first side's colours, engine B the rest; the referee checks every move.
+    a, b = GtpProcess("--seed", "1", "--level", "1"), GtpProcess("--seed", "2", "--level", "1")
+    try:
+        for e in (a, b):
+            for command in setup:
+                e.ok(command)
+            e.ok("param fixed_simulations 20")
+        first_side = set(int(c) for c in variant.players[0])
+        referee = tf.Game(variant)
+        while not referee.is_over:
+            c = int(referee.turn)
+            mover, other = (a, b) if c in first_side else (b, a)
+            move = mover.ok(f"genmove {c + 1}")
+            assert move != "pass", f"colour {c + 1} has legal moves"
+            assert referee.check(move) is None, f"illegal {move} for colour {c + 1}: {referee.check(move)}"
+            referee.play(move)
+            other.ok(f"play {c + 1} {move}")
+        assert len(referee.history) > 20
+        for e in (a, b):
+            assert e.ok("genmove 1") == "pass"
+        expected = a.ok("final_score")
+        assert b.ok("final_score") == expected
+        if len(variant.players) == 2:
+            s0, s1 = referee.player_scores()
+            assert expected == (f"B+{s0 - s1}" if s0 > s1 else f"W+{s1 - s0}" if s1 > s0 else "0")
+        else:
+            assert expected == " ".join(str(referee.score(c) + 110) for c in variant.colours)
+    finally:
+        for e in (a, b):
+            e.close()
+
+
+def test_genmove_uses_the_search_best_move_when_it_is_importable(monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("trigon_fast.search")
+
+    def best_move(game, level=4, seed=0, threads=1, time=None, simulations=None):
+        calls.append(dict(turn=game.turn, level=level, threads=threads, time=time, simulations=simulations))
+        return list(game.legal_moves)[-1]
+
+    fake.best_move = best_move
+    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+    out = replies("param level 3", "param threads 2", "genmove 1", "param time 1.5", "param fixed_simulations 77",
+                  "genmove 2", "get_value", "analyze 3 2")
+    assert [s for s, _, _ in out] == ["="] * 6 + ["?", "="]
+    assert out[2][2] == str(list(tf.Game().legal_moves)[-1])
+    # The level decides unless fixed simulations or a time limit are set (they replace it).
+    assert calls == [dict(turn=tf.Colour.BLUE, level=3, threads=2, time=None, simulations=None),
+                     dict(turn=tf.Colour.YELLOW, level=4, threads=2, time=1.5, simulations=77)]
+    g = tf.Game()
+    g.play(out[2][2])
+    g.play(out[5][2])
+    assert g.history[-1][0] == tf.Colour.YELLOW
+    assert "no search value" in out[6][2]
+    # best_move alone gives no analysis: analyze falls back to random playouts, still legal moves.
+    assert all(g.check(line.split()[2]) is None for line in out[7][2].split("\n"))
+
+
+def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(monkeypatch):
+    import types
+
+    engines = []
+    fake = types.ModuleType("trigon_fast.search")
+
+    class Engine:
+        def __init__(self, threads=1):
+            self.threads = threads
+            self.searches = 0
+            engines.append(self)
+
+        def analyse(self, game, time=None, simulations=None, threads=None, seed=None, level=None):
+            self.searches += 1
+            moves = list(game.legal_moves)[:3]
+            value = [float("nan")] * 4
+            value[int(game.turn)] = 0.625
+            return types.SimpleNamespace(
+                best_move=moves[1], value=value,
+                moves=[types.SimpleNamespace(move=m, visits=30 - i, value=0.5 + i / 10) for i, m in enumerate(moves)])
+
+        def best_move(self, game, **kwargs):
+            return self.analyse(game, **kwargs).best_move
+
+    fake.Engine = Engine
+    fake.best_move = lambda game, **kwargs: Engine().best_move(game, **kwargs)
+    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+    out = replies("genmove 1", "move_values", "get_value", "reg_genmove 2", "analyze 3 2", "clear_board",
+                  "genmove 1")
+    assert [s for s, _, _ in out] == ["="] * 7
+    start = list(tf.Game().legal_moves)[:3]
+    assert out[0][2] == str(start[1])  # the analysis' best move, not its most visited
+    assert out[1][2] == f"30 0.500 {start[0]}\n29 0.600 {start[1]}\n28 0.700 {start[2]}"
+    assert out[2][2] == "0.625"
+    g = tf.Game(tf.Variant.FOUR_PLAYER, [start[1]])
+    g.set_turn(2)
+    red = list(g.legal_moves)[:2]
+    assert out[4][2] == f"30 0.500 {red[0]}\n29 0.600 {red[1]}"
+    # One engine for the game (its tree carries over), a new one after clear_board.
+    assert [e.searches for e in engines] == [3, 1]
+
+
+def test_windows_line_ends_and_tabs():
+    assert run_session(["name\r\n", "known_command\tplay\r\n"], quiet=True) == "= trigon_fast\n\n= true\n\n"
+
+
+def test_config_file_errors_stop_before_reading_input(tmp_path, capsys):
+    config = tmp_path / "bad.gtp"
+    config.write_text("param level 3\nparam level 99\n")
+    assert main(["--config", str(config)]) == 1
+    err = capsys.readouterr()
+    assert err.out == "" and "config command failed: param level 99" in err.err
+    assert main(["--config", str(tmp_path / "missing.gtp")]) == 1
