@@ -265,3 +265,13 @@ def test_lozenge_tilings_of_a_hexagon_match_macmahon(side):
     assert counted.exhausted and counted.count == expected
     listed = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=10**6)
     assert listed.count == expected and len({frozenset(m.id for m in s) for s in listed.solutions}) == expected
+
+
+def test_can_place_all_several_colours_no_when_one_alone_cannot():
+    g = tf.random_game(seed=1)
+    for _ in range(16):
+        g.undo()
+    singles = [tf.can_place_all(g, [c], time_limit=10).answer for c in tf.Colour]
+    assert False in singles
+    r = tf.can_place_all(g, time_limit=10)
+    assert r.answer is False and r.proven

@@ -236,6 +236,43 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
             r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             return r;
         }
+        // Several colours: a colour that cannot place everything alone cannot with the others
+        // either; and witnesses of single colours that use disjoint cells combine into one.
+        std::vector<int> cs;
+        for (int c = 0; c < kNumColours; ++c)
+            if ((options.colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) cs.push_back(c);
+        if (cs.size() > 1) {
+            ExactOptions single = options;
+            single.colours = 0;
+            if (single.time_limit > 0) single.time_limit = options.time_limit * 0.1;
+            Bitboard used;
+            bool disjoint = true, all_yes = true;
+            std::vector<std::pair<int, int>> joined;
+            for (int c : cs) {
+                single.colours = static_cast<std::uint8_t>(1u << c);
+                ExactResult one = can_place_all(start, single, stop);
+                r.nodes += one.nodes;
+                if (one.answer == 0) {
+                    r.answer = 0;
+                    r.proven = true;
+                    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                    return r;
+                }
+                all_yes = all_yes && one.answer == 1;
+                for (auto [col, id] : one.witness) {
+                    disjoint = disjoint && !used.intersects(start.table().cells_mask(id));
+                    used |= start.table().cells_mask(id);
+                    joined.push_back({col, id});
+                }
+            }
+            if (all_yes && disjoint) {
+                r.answer = 1;
+                r.proven = true;
+                r.witness = joined;
+                r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                return r;
+            }
+        }
     }
     if (options.heuristic) {
         // A "yes" is usually found far sooner by the solo solver's guided search.
@@ -253,11 +290,11 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
             r.answer = 1;
             r.proven = true;
             r.witness = sols.front().moves;
-            r.nodes = heuristic.stats().nodes;
+            r.nodes += heuristic.stats().nodes;
             r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             return r;
         }
-        r.nodes = heuristic.stats().nodes;
+        r.nodes += heuristic.stats().nodes;
     }
     ExactOptions rest = options;
     if (rest.time_limit > 0)
