@@ -11,8 +11,8 @@ import pytest
 
 import trigon_fast as tf
 from trigon_fast import _core
-from trigon_fast.batch import (BatchError, analyse, play_games, read_results, self_play, solve_seeds,
-                               summarise_game)
+from trigon_fast.batch import (BatchError, analyse, local_pool, play_games, read_results, self_play,
+                               solve_seeds, summarise_game)
 
 VARIANTS = {
     "four": tf.Variant.FOUR_PLAYER,
@@ -124,8 +124,8 @@ def _strip(rows):
 
 def test_self_play_files_do_not_depend_on_the_executor_or_the_split(tmp_path):
     v = tf.Variant.THREE_PLAYER
-    a = self_play(v, 30, tmp_path / "a.jsonl", seed=4, games_per_task=7, progress=False,
-                  executor=cf.ProcessPoolExecutor(2))
+    with local_pool(2) as pool:
+        a = self_play(v, 30, tmp_path / "a.jsonl", seed=4, games_per_task=7, progress=False, executor=pool)
     b = self_play(v, 30, tmp_path / "b.jsonl", seed=4, games_per_task=30, progress=False,
                   executor=cf.ThreadPoolExecutor(2))
     assert a.ok and b.ok and a.tasks == 5 and b.tasks == 1 and a.results == b.results == 30

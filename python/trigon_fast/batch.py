@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib.util
 import json
+import multiprocessing as mp
 import os
 import time
 import traceback
@@ -40,6 +41,7 @@ __all__ = [
     "RunSummary",
     "POLICIES",
     "analyse",
+    "local_pool",
     "play_games",
     "read_results",
     "self_play",
@@ -229,6 +231,15 @@ def _keep_complete_tasks(path: str) -> set:
     return done
 
 
+def local_pool(workers: Optional[int] = None) -> cf.ProcessPoolExecutor:
+    """The default executor: a local process pool. Workers start from a fork server where there
+    is one, since forking a process that already runs threads (C++ workers, Dask) can deadlock."""
+    ctx = None
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+    return cf.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=ctx)
+
+
 def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor: Optional[cf.Executor],
          progress: bool, desc: str, resume: bool,
          on_result: Optional[Callable[[int, object], List[dict]]] = None) -> RunSummary:
@@ -239,7 +250,7 @@ def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor
     todo = [t for t in tasks if t[0] not in done]
     own = executor is None
     if own:
-        executor = cf.ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, max(len(todo), 1)))
+        executor = local_pool(min(os.cpu_count() or 1, max(len(todo), 1)))
     bar = _progress(sum(t[3] for t in todo), desc, progress)
     summary = RunSummary(path, 0, 0, 0.0, skipped=len(tasks) - len(todo))
     try:
