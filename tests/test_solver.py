@@ -290,3 +290,12 @@ def test_stuck_colour_returns_at_once():
     sol = tf.solve_solo(game=g, time_limit=30)
     assert not sol.complete and sol.stats.seconds < 5
     assert_valid(sol, g.variant, g)
+
+
+def test_solution_exports_record_and_picture():
+    import xml.etree.ElementTree as ET
+
+    sol = tf.solve_solo(seed=3, time_limit=20)
+    back = tf.Game.from_blksgf(sol.to_blksgf())
+    assert back.history == sol.game.history and back.scores() == sol.scores
+    ET.fromstring(sol._repr_svg_())

@@ -58,6 +58,15 @@ class Solution:
     def total_score(self) -> int:
         return sum(self.scores.values())
 
+    def to_blksgf(self, path=None, **kwargs) -> str:
+        """The solution as a blksgf record (see ``Game.to_blksgf``)."""
+        return self.game.to_blksgf(path, **kwargs)
+
+    def _repr_svg_(self) -> str:
+        from . import render
+
+        return render.solution_svg(self)
+
     def __str__(self) -> str:
         head = "complete" if self.complete else f"incomplete ({self.unplaced_triangles} triangles unplaced)"
         return f"{self.game}\nsolo: {head}, total score {self.total_score}, {self.stats.seconds:.3f} s"
