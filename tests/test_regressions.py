@@ -88,8 +88,7 @@ def test_play_from_another_thread_between_check_and_update():
 # ZaCtAAAAAACPmqUCDX6JdoGMl5SfqrXAog==: after Game.set_turn a colour that cannot move is no
 # longer out (Position::set_to_move clears every out flag and sets only those of the colours it
 # passes), so is_out() is wrong and the game differs from its own record read back. Core bug,
-# reported to the lead; the test passes once set_to_move marks every colour without a move out.
-@pytest.mark.xfail(strict=True, reason="core Position::set_to_move forgets out flags (reported)")
+# fixed: set_to_move now marks every colour without a move out.
 def test_set_turn_keeps_colours_without_moves_out():
     g = tf.Game(tf.Variant.THREE_PLAYER)
     g.play("h5,i5,f6,g6,h6")

@@ -163,7 +163,7 @@ void Position::set_to_move(int from) {
     // Setups may have changed who can move: recompute the out flags from scratch.
     out_ = 0;
     for (int c = 0; c < kNumColours; ++c)
-        if (!in_play(c)) out_ |= static_cast<std::uint8_t>(1u << c);
+        if (!in_play(c) || !has_move(c)) out_ |= static_cast<std::uint8_t>(1u << c);
     advance_from(from);
 }
 
