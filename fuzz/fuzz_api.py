@@ -1,5 +1,6 @@
 """Fuzz target: random sequences of Game API calls (play, play out of turn, setup, undo, copy,
-set_turn, legal moves, scores, records, random_game) on every variant, with odd arguments.
+set_turn, legal moves, scores, records, random_game, a tiny search, the solo solver for a few
+milliseconds) on every variant, with odd arguments.
 
 After each call the game must be consistent: a call that raised left it unchanged, the legal
 moves are exactly the moves check() accepts, undo restores the previous position, a copy is
@@ -56,7 +57,7 @@ def check_one(data: bytes) -> None:
     for _ in range(fdp.ConsumeIntInRange(0, 40)):
         if fdp.remaining_bytes() == 0:
             break
-        op = fdp.ConsumeIntInRange(0, 11)
+        op = fdp.ConsumeIntInRange(0, 13)
         before = _snapshot(g)
         try:
             if op <= 3:  # a legal move (most often), so games get deep
@@ -111,6 +112,18 @@ def check_one(data: bytes) -> None:
                 text = g.to_blksgf()
                 again = tf.Game.from_blksgf(text)
                 assert again.position == g.position or _only_out_flags_differ(again, g), text
+            elif op == 12:  # a tiny search: its move is legal and the game is left alone
+                from trigon_fast import search
+
+                a = search.analyse(g, simulations=fdp.ConsumeIntInRange(1, 48), threads=fdp.ConsumeIntInRange(1, 2),
+                                   seed=fdp.ConsumeIntInRange(0, 1000))
+                assert g.check(a.best_move) is None, str(a.best_move)
+                assert g.position == before[0], "search changed the game"
+            elif op == 13:  # the solo solver from this position, a few milliseconds
+                from trigon_fast import solver
+
+                sol = solver.solve_solo(g.variant, game=g, time_limit=0.02, seed=fdp.ConsumeIntInRange(0, 99))
+                assert sol.game.is_over and g.position == before[0]
             else:
                 r = tf.random_game(g.variant, seed=fdp.ConsumeIntInRange(0, 2**64), start=g)
                 assert r.is_over and len(r.history) >= len(g.history)

@@ -18,6 +18,12 @@ import trigon_fast  # noqa: E402
 import trigon_fast.gtp  # noqa: E402,F401
 import trigon_fast.records  # noqa: E402,F401
 
+for _optional in ("trigon_fast.search", "trigon_fast.solver"):  # instrumented too when built in
+    try:
+        __import__(_optional)
+    except ImportError:
+        pass
+
 
 
 def _instrument_trigon_fast() -> int:
