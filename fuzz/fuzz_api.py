@@ -39,15 +39,6 @@ def _consistent(g: tf.Game) -> None:
     assert g.legal_mask().sum() == ids.size
 
 
-def _only_out_flags_differ(a: tf.Game, b: tf.Game) -> bool:
-    """Known bug (tests/test_regressions.py, xfail): set_turn clears the out flags of colours it
-    does not pass, so a record read back can differ there only. Recomputing both shows it."""
-    pa, pb = a.position.copy(), b.position.copy()
-    pa.set_to_move(pa.to_move)
-    pb.set_to_move(pb.to_move)
-    return pa == pb
-
-
 def check_one(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
     g = tf.Game(fdp.PickValueInList(_VARIANTS))
@@ -111,7 +102,7 @@ def check_one(data: bytes) -> None:
                 g.scores(), g.player_scores(), g.winners(), g.result, str(g), repr(g)
                 text = g.to_blksgf()
                 again = tf.Game.from_blksgf(text)
-                assert again.position == g.position or _only_out_flags_differ(again, g), text
+                assert again.position == g.position, text
             elif op == 12:  # a tiny search: its move is legal and the game is left alone
                 from trigon_fast import search
 

@@ -288,3 +288,13 @@ def test_out_of_turn_play_like_pentobi():
     g.play(m, colour=tf.Colour.RED)
     assert g.history[-1][0] == tf.Colour.RED
     assert g.turn == tf.Colour.GREEN
+
+
+def test_colour_must_be_an_integer_and_empty_undo_is_a_value_error():
+    g = tf.Game()
+    for bad in (1.5, "1", None, True):
+        with pytest.raises(tf.InvalidMoveError):
+            g.pieces_left(bad)
+    with pytest.raises(tf.NothingToUndoError):
+        g.undo()
+    assert issubclass(tf.NothingToUndoError, ValueError) and issubclass(tf.NothingToUndoError, IndexError)

@@ -29,9 +29,10 @@ void check_colour(int c) {
 void bind_batch(py::module_& m) {
     m.attr("PLANE_CHANNELS") = kPlaneChannels;
 
-    m.def("play_games", [](const Position& start, long games, std::uint64_t seed, const std::string& policy,
+    m.def("play_games", [](const Position& start_ref, long games, std::uint64_t seed, const std::string& policy,
                            int threads, bool observations, int level, const std::vector<int>& sides) {
         if (games < 0) throw py::value_error("games must be >= 0");
+        const Position start = start_ref;  // a copy: the GIL is released (and re-taken) while games run
         if (threads < 0) throw py::value_error("threads must be >= 0 (0: one per hardware thread)");
         BatchConfig cfg;
         cfg.policy = parse_policy(policy);

@@ -297,8 +297,9 @@ void bind_core(py::module_& m) {
         return py::make_tuple(moves, po.position());
     }, py::arg("start"), py::arg("seed"), "A uniformly random game from a position: ([(colour, id)...], final).");
 
-    m.def("random_games_stats", [](const Position& start, long games, std::uint64_t seed) {
+    m.def("random_games_stats", [](const Position& start_ref, long games, std::uint64_t seed) {
         if (games < 0) throw py::value_error("games must be >= 0");
+        const Position start = start_ref;  // a copy: other Python threads may change theirs while we run
         long total_moves = 0;
         std::vector<long> score_sum(kNumColours, 0);
         auto t0 = std::chrono::steady_clock::now();

@@ -7,7 +7,7 @@
 """
 
 from . import _core
-from .errors import GameOverError, IllegalMoveError, InvalidMoveError, TrigonError
+from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, TrigonError
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
@@ -31,6 +31,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "LegalMoves",
+    "NothingToUndoError",
     "Move",
     "PIECE_NAMES",
     "PIECE_SIZES",

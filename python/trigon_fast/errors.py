@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["TrigonError", "InvalidMoveError", "IllegalMoveError", "GameOverError"]
+__all__ = ["TrigonError", "InvalidMoveError", "IllegalMoveError", "GameOverError", "NothingToUndoError"]
 
 
 class TrigonError(ValueError):
@@ -19,3 +19,7 @@ class IllegalMoveError(TrigonError):
 
 class GameOverError(IllegalMoveError):
     """A move (or search) asked for after the game has ended."""
+
+
+class NothingToUndoError(TrigonError, IndexError):
+    """``undo``/``pop`` with no move left (an ``IndexError`` too, as ``list.pop`` raises)."""

@@ -9,7 +9,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Un
 import numpy as np
 
 from . import _core
-from .errors import GameOverError, IllegalMoveError, InvalidMoveError
+from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .variants import Colour, Variant
 
@@ -204,10 +204,9 @@ class Game:
 
     # -- moves ---------------------------------------------------------------------------------
     def _colour(self, colour: int) -> int:
-        try:
-            c = int(colour)
-        except (TypeError, ValueError):
-            raise InvalidMoveError(f"not a colour: {colour!r}") from None
+        if isinstance(colour, bool) or not isinstance(colour, (int, np.integer)):
+            raise InvalidMoveError(f"not a colour: {colour!r} (use 0..3 or Colour)")
+        c = int(colour)
         if not 0 <= c <= 3:
             raise InvalidMoveError(f"colour must be 0..3 (blue, yellow, red, green), not {colour!r}")
         return c
@@ -287,7 +286,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move (or setup placement) and return it."""
         if not self._stack:
-            raise IndexError("no move to undo")
+            raise NothingToUndoError("no move to undo")
         self._pos = self._stack.pop()
         _, m, _ = self._history.pop()
         self._version += 1
