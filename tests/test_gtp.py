@@ -55,7 +55,9 @@ def test_bad_input_gets_error_replies_and_the_engine_keeps_running():
     out = replies("", "   ", "# a comment", "frobnicate 1", "3 frobnicate", "name extra", "play", "play 1",
                   "play 5 r15", "play 1 zz99", "play 1 r15,r13", "play 1 r14", "play 1 pass", "genmove",
                   "genmove 1 2", "genmove purple", "undo", "set_random_seed x", "name")
-    assert [s for s, _, _ in out] == ["?"] * 15 + ["="]
+    assert [s for s, _, _ in out] == ["?"] * 17 + ["="]
+    assert [t for _, _, t in out[:2]] == ["empty command", "empty command"]
+    out = out[2:]
     texts = [t for _, _, t in out]
     assert texts[0] == "unknown command (frobnicate)"
     assert out[1][:2] == ("?", "3")
@@ -260,12 +262,13 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
     blocks = proc.stdout.split("\n\n")
     assert blocks[-1] == ""
     assert blocks[0] == "=1 trigon_fast"
-    assert blocks[1] == "? unknown command (foo)"
-    assert blocks[2] == "= "
-    assert blocks[3].startswith("=2 ")
+    assert blocks[1] == "? empty command"
+    assert blocks[2] == "? unknown command (foo)"
+    assert blocks[3] == "= "
+    assert blocks[4].startswith("=2 ")
     g = tf.Game(tf.Variant("three_player", pentobi_compatible=True), ["p14"])
-    assert g.check(blocks[3][3:]) is None
-    assert "fixed_simulations 20" in blocks[4]
+    assert g.check(blocks[4][3:]) is None
+    assert "fixed_simulations 20" in blocks[5]
     quiet = subprocess.run(engine_command() + ["--quiet", "--level", "1"], input="genmove 1\nquit\n",
                            capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""

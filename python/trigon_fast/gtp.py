@@ -110,10 +110,12 @@ class GtpEngine:
     # -- the loop ------------------------------------------------------------------------------
     def handle(self, line: str) -> Optional[str]:
         """The reply to one input line, or ``None`` when the line holds no command."""
-        text = "".join(ch if ch >= " " or ch == "\t" else "" for ch in line.split("#", 1)[0].rstrip("\r\n"))
-        text = text.replace("\t", " ").strip()
+        raw = "".join(ch if ch >= " " or ch == "\t" else "" for ch in line.rstrip("\r\n"))
+        if raw.lstrip().startswith("#"):
+            return None  # a GTP comment line: no reply
+        text = raw.split("#", 1)[0].replace("\t", " ").strip()
         if not text:
-            return None
+            return "? empty command\n\n"  # an empty line is a bad command (the issue's choice)
         words = _split_args(text)
         cmd_id = ""
         if len(words) >= 2 and words[0].isdigit():
