@@ -18,3 +18,11 @@ def test_module_docstrings():
     for mod in (trigon_fast, game, move, variants):
         res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert res.failed == 0
+
+
+def test_api_reference_is_current():
+    import subprocess
+    import sys
+
+    tool = os.path.join(os.path.dirname(__file__), os.pardir, "tools", "make_api_docs.py")
+    assert subprocess.run([sys.executable, tool, "--check"]).returncode == 0, "run python tools/make_api_docs.py"
