@@ -258,7 +258,7 @@ void Searcher::simulate(Worker& w) {
     const Outcome o = outcome_of(*final_pos, params_);
     for (int d = 0; d < depth; ++d) {
         const float v = o.side_value[params_.side_of_colour[w.movers[d]]];
-        store[w.path[d]].value_sum.fetch_add(static_cast<std::uint32_t>(std::lround(v * kValueScale)),
+        store[w.path[d]].value_sum.fetch_add(static_cast<std::uint64_t>(std::lround(v * kValueScale)),
                                             std::memory_order_relaxed);
     }
     std::array<float, kNumColours> colour_value{};

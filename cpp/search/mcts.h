@@ -81,18 +81,20 @@ public:
     GameOverError() : std::invalid_argument("the game is over: there is no move to search") {}
 };
 
-constexpr float kValueScale = 2048.0f;  // 2M visits of value 1 fit in 32 bits
+constexpr float kValueScale = 2048.0f;  // fixed-point unit of value sums (1/2048)
 
 struct Node {
+    // Sum of values, for the side of the colour that played `move`, in units of 1/kValueScale:
+    // integer adds are exact and cheaper than a float compare-exchange; 64 bits never overflow
+    // (32 bits did after 2M visits of one node, minutes of a long analysis).
+    std::atomic<std::uint64_t> value_sum{0};
     std::atomic<std::uint32_t> first_child{0};  // 0: leaf; kExpanding: being expanded
     std::atomic<std::uint32_t> visits{0};
-    // Sum of values, for the side of the colour that played `move`, in units of 1/kValueScale:
-    // integer adds are exact and cheaper than a float compare-exchange.
-    std::atomic<std::uint32_t> value_sum{0};
     float prior = 0.5f;
     std::uint16_t move = kPass;
     std::uint16_t num_children = 0;
 };
+static_assert(sizeof(Node) == 24, "a node is 24 bytes: memory per node is documented");
 
 // Nodes in fixed chunks that never move; children of a node are contiguous. Bounded.
 class NodeStore {

@@ -1,0 +1,156 @@
+// ThreadSanitizer driver of everything that runs on several threads: the parallel search (2-4
+// workers, progress snapshots read while workers write, stop from another thread, tree reuse,
+// a node budget that fills, sampled playouts), the parallel solo solver (racing workers,
+// several solutions, stats polled while running, stop from another thread) and batched
+// self-play. Built and run by .ci/sanitize (see there for the compile line):
+//   tsan_parallel [all|search|solver|batch]   # prints "ok", and TSan prints no report
+// It also checks results (legal moves, solutions that replay), so a race that corrupts a result
+// without a report still fails. Exit status 0 on success.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "search/batch.h"
+#include "search/mcts.h"
+#include "solver/solo.h"
+
+using namespace trigon;
+
+namespace {
+
+int failures = 0;
+
+void expect(bool ok, const char* what) {
+    if (!ok) {
+        std::printf("FAIL: %s\n", what);
+        ++failures;
+    }
+}
+
+bool is_legal(const Position& p, int id) { return id >= 0 && p.check(p.to_move(), id) == Illegal::None; }
+
+void search_games() {
+    for (int side : {9, 8}) {
+        Rules r;
+        r.side = side;
+        if (side == 8) r.colours = 7;
+        Position p(r);
+        search::Searcher s;
+        for (int k = 0; k < 8 && !p.is_over(); ++k) {
+            search::Params prm;
+            prm.max_simulations = 300;
+            prm.threads = 2 + (k % 3);
+            prm.seed = static_cast<std::uint64_t>(k);
+            prm.expand_threshold = k % 3;
+            prm.progress_every_simulations = 40;  // snapshots of the tree while workers write it
+            if (k == 3) prm.max_nodes = 3000;     // the budget fills: expansion stops, search goes on
+            if (k == 4) prm.playout = search::PlayoutKind::Sampled;
+            long seen = 0;
+            auto a = s.run(p, prm, {}, [&](const search::Analysis& x) { seen = x.simulations; });
+            expect(is_legal(p, a.best_move), "search move is legal");
+            expect(a.simulations == prm.max_simulations || a.forced, "search ran its simulations");
+            (void)seen;
+            if (k == 5) {  // stop from another thread during a long search
+                search::Params q = prm;
+                q.max_simulations = 0;
+                q.max_seconds = 30;
+                std::thread t([&] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+                    s.stop();
+                });
+                auto b = s.run(p, q);
+                t.join();
+                expect(b.stopped && b.seconds < 10, "stop() ends the search");
+                expect(is_legal(p, b.best_move), "stopped search's move is legal");
+            }
+            p.play(a.best_move);  // the next search reuses the subtree
+        }
+    }
+    std::printf("search: ok\n");
+}
+
+void solver_runs() {
+    Rules r;  // the solo puzzle: four colours on the big board
+    Position start(r);
+    for (int threads : {2, 4}) {
+        solver::SoloOptions o;
+        o.threads = threads;
+        o.seed = static_cast<std::uint64_t>(threads);
+        o.count = 2;
+        o.time_limit = 60;
+        solver::SoloSearch search(start, o);
+        search.start();
+        while (!search.wait_for(0.005)) (void)search.stats();  // read while the workers write
+        search.join();
+        auto sols = search.solutions();
+        expect(sols.size() == 2, "solver found two solutions");
+        for (const auto& sol : sols) {
+            Position q = start;
+            bool legal = true;
+            for (auto [c, id] : sol.moves) {
+                if (q.to_move() != c || !is_legal(q, id)) legal = false;
+                if (!legal) break;
+                q.play(id);
+            }
+            expect(legal && sol.complete, "solution replays legally");
+        }
+    }
+    {  // stop from another thread
+        solver::SoloOptions o;
+        o.threads = 3;
+        o.count = 1000000;  // never reached
+        o.time_limit = 60;
+        solver::SoloSearch search(start, o);
+        search.start();
+        std::thread t([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(80));
+            search.stop();
+        });
+        search.join();
+        t.join();
+        expect(!search.solutions().empty() || search.best().moves.size() > 0, "stopped solver has a best layout");
+    }
+    std::printf("solver: ok\n");
+}
+
+void batch_games() {
+    Rules r;
+    Position start(r);
+    for (Policy policy : {Policy::Random, Policy::Greedy, Policy::Search}) {
+        BatchConfig cfg;
+        cfg.policy = policy;
+        cfg.level = 1;
+        cfg.games = policy == Policy::Search ? 4 : 24;
+        cfg.threads = 3;
+        cfg.seed = 7;
+        const int m = max_moves(start);
+        std::vector<std::int16_t> moves(cfg.games * m), lengths(cfg.games), scores(cfg.games * 4);
+        std::vector<std::int8_t> colours(cfg.games * m);
+        BatchOutput out{moves.data(), colours.data(), lengths.data(), scores.data(), nullptr, nullptr};
+        const bool finished = play_games(start, cfg, out, [] { return true; });
+        expect(finished, "batch finished");
+        // The same games on one thread: the thread count must not change any game.
+        cfg.threads = 1;
+        std::vector<std::int16_t> moves1(moves.size()), lengths1(lengths.size()), scores1(scores.size());
+        std::vector<std::int8_t> colours1(colours.size());
+        BatchOutput out1{moves1.data(), colours1.data(), lengths1.data(), scores1.data(), nullptr, nullptr};
+        play_games(start, cfg, out1, [] { return true; });
+        expect(moves == moves1 && scores == scores1, "batch games equal on 1 and 3 threads");
+    }
+    std::printf("batch: ok\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string what = argc > 1 ? argv[1] : "all";
+    if (what == "all" || what == "search") search_games();
+    if (what == "all" || what == "solver") solver_runs();
+    if (what == "all" || what == "batch") batch_games();
+    if (failures) return 1;
+    std::printf("ok\n");
+    return 0;
+}
