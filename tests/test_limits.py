@@ -162,3 +162,55 @@ def test_game_shared_by_two_threads_stays_consistent():
     assert g.position == tf.Game(tf.Variant.FOUR_PLAYER).position
     with pytest.raises(IndexError):
         g.undo()
+
+
+# Time limits under load: every limited call returns soon after its limit even with every core
+# busy. The margin is generous (it is not a speed test): an overshoot of a whole second would
+# mean a limit that is not polled; bench/bench_limits.py measures the real figures.
+OVERSHOOT_MARGIN_S = 0.5
+
+
+def _spin():  # pragma: no cover - runs in a child process
+    while True:
+        pass
+
+
+def test_time_limits_hold_under_load():
+    import multiprocessing as mp
+    import time
+
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_spin, daemon=True) for _ in range(os.cpu_count() or 1)]
+    for p in procs:
+        p.start()
+    try:
+        mid = tf.random_game(tf.Variant.FOUR_PLAYER, 3)
+        while len(mid.history) > 24:
+            mid.undo()
+        solo = tf.Game(tf.Variant.SOLO)
+        region = tf.parse_region("\n".join(" " * y + "x" * 22 for y in range(5)))
+        limit = 0.3
+        calls = {
+            "analyse 1 thread": lambda: tf.analyse(mid, time=limit, threads=1),
+            "analyse 2 threads": lambda: tf.analyse(mid, time=limit, threads=2),
+            "solve_solo count": lambda: tf.solve_solo(count=10**6, time_limit=limit),
+            "can_place_all": lambda: tf.can_place_all(solo, time_limit=limit, heuristic=False),
+            "solve_pattern": lambda: tf.solve_pattern(region, all_solutions=True, max_solutions=0, time_limit=limit),
+        }
+        for name, call in calls.items():
+            t0 = time.perf_counter()
+            result = call()
+            took = time.perf_counter() - t0
+            # The call really ran into its limit (none of them can finish in 0.3 s)...
+            assert took >= limit * 0.9, (name, took)
+            # ...and came back within the margin.
+            assert took < limit + OVERSHOOT_MARGIN_S, f"{name}: {took:.3f} s for a {limit} s limit"
+            if name == "can_place_all":
+                assert result.answer is None
+            if name == "solve_pattern":
+                assert not result.exhausted
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join()

@@ -254,3 +254,22 @@ def test_playouts_and_knobs(variant):
         assert game.check(a.best_move) is None
         assert sum(m.visits for m in a.moves) == 150
         assert all(game.check(m) is None for _, m in a.pv[:1])
+
+
+@pytest.mark.parametrize("budget", [3000, 20000])
+def test_node_budget_bounds_the_tree(budget):
+    # Once the budget is spent the tree stops growing and the search goes on (deeper playouts);
+    # memory stays at the budget however long the search runs.
+    engine = tf.Engine(max_nodes=budget, reuse_tree=False)
+    game = tf.Game(tf.Variant.FOUR_PLAYER)
+    a = engine.analyse(game, simulations=3000, seed=1)
+    assert a.simulations == 3000 and game.check(a.best_move) is None
+    assert budget * 0.5 < a.nodes <= budget
+    assert engine.nodes <= budget
+    b = engine.analyse(game, simulations=6000, seed=2)
+    assert b.nodes <= budget and b.simulations == 6000
+
+
+def test_node_budget_smaller_than_the_root_is_an_error():
+    with pytest.raises(ValueError, match="max_nodes"):
+        tf.Engine(max_nodes=10).analyse(tf.Game(tf.Variant.FOUR_PLAYER), simulations=10)

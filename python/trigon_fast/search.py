@@ -159,7 +159,10 @@ def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Anal
 class Engine:
     """A searcher that keeps its tree between consecutive searches of one game (tree reuse),
     with default limits and knobs; ``analyse`` / ``best_move`` take the same arguments as the
-    module functions and override the defaults."""
+    module functions and override the defaults.
+
+    ``max_nodes`` is the node budget of the tree (default 2**23 nodes of 24 bytes: at most
+    192 MiB); once it is spent the tree stops growing and the search goes on."""
 
     _KNOBS = ("exploration", "prior_weight", "use_priors", "attach_prior", "block_prior", "score_weight",
               "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
-from .errors import TrigonError
+from .errors import IllegalMoveError, TrigonError
 from .game import Game
 from .move import Move
 from .variants import Colour, Variant
@@ -133,14 +133,12 @@ def _stats(d: dict) -> SolveStats:
 
 def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solution:
     game = base.copy()
-    side = game.variant.side
-    moves = []
-    for c, pid in sol["moves"]:
-        m = Move(int(pid), side)
-        if game.turn != c:
-            raise RuntimeError(f"solver produced a move for {Colour(c).name.lower()} out of turn")
-        game.play(m)
-        moves.append((Colour(c), m))
+    start = len(game.history)
+    try:
+        game._play_ids((int(c), int(pid)) for c, pid in sol["moves"])
+    except IllegalMoveError as e:  # pragma: no cover - the core replayed them already
+        raise RuntimeError(f"solver produced a move that does not replay: {e}") from None
+    moves = game.history[start:]
     scores = game.scores()
     return Solution(game=game, moves=moves, scores=scores, complete=bool(sol["complete"]), stats=stats,
                     interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
