@@ -1,0 +1,109 @@
+"""Exact questions from a position: how often `can_place_all` and `max_placeable` settle them
+(proven yes / proven no / not proven) within a time limit, and how long they take, by the
+number of pieces each colour still has.
+
+    python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5]
+    python -m pytest bench/bench_exact.py --benchmark-enable
+
+Positions: uniformly random four-player games taken back to `left` pieces per colour (random
+play packs badly, so the all-colour question is usually a "no" to prove), and complete
+solo-puzzle solutions taken back the same way (always a "yes" to find). Questions: all colours
+at once, each colour alone (can_place_all(game, [c])), and max_placeable for each colour.
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import trigon_fast as tf
+
+
+def _take_back(game: tf.Game, left: int):
+    target = sum(1 for c in game.variant.colours) * (22 - left)
+    if len(game.history) < target:
+        return None  # the game ended before every colour had placed that many
+    while len(game.history) > target:
+        game.undo()
+    return game
+
+
+def positions(kind: str, left: int, seeds):
+    for seed in seeds:
+        if kind == "random":
+            g = tf.random_game(tf.Variant.FOUR_PLAYER, seed)
+        else:
+            g = tf.solve_solo(seed=seed, time_limit=30).game
+        g = _take_back(g, left)
+        if g is not None:
+            yield g
+
+
+def _summary(answers, seconds) -> dict:
+    n = len(answers)
+    return {
+        "positions": n,
+        "yes": sum(a is True for a in answers),
+        "no": sum(a is False for a in answers),
+        "not_proven": sum(a is None for a in answers),
+        "median_s": round(statistics.median(seconds), 3) if seconds else None,
+        "max_s": round(max(seconds), 3) if seconds else None,
+    }
+
+
+def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0) -> dict:
+    out = {"time_limit_s": limit, "seeds": len(seeds)}
+    for kind in ("random", "solution"):
+        for left in lefts:
+            games = list(positions(kind, left, seeds))
+            rows = {}
+            for question in ("all_colours", "one_colour", "max_placeable"):
+                answers, secs = [], []
+                for g in games:
+                    if question == "all_colours":
+                        t0 = time.perf_counter()
+                        answers.append(tf.can_place_all(g, time_limit=limit).answer)
+                        secs.append(time.perf_counter() - t0)
+                        continue
+                    for c in g.variant.colours:
+                        t0 = time.perf_counter()
+                        if question == "one_colour":
+                            answers.append(tf.can_place_all(g, [c], time_limit=limit).answer)
+                        else:
+                            r = tf.max_placeable(g, c, time_limit=limit)
+                            answers.append(True if r.proven else None)  # True: the maximum is exact
+                        secs.append(time.perf_counter() - t0)
+                rows[question] = _summary(answers, secs)
+            out[f"{kind}_{left}_left"] = rows
+    return out
+
+
+def test_bench_can_place_all_endgame(benchmark):
+    games = list(positions("random", 9, range(2)))
+
+    def run():
+        return [tf.can_place_all(g, time_limit=5).answer for g in games]
+
+    answers = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["answers"] = answers
+    assert all(a is not None for a in answers)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--left", default="12,10,9,6")
+    ap.add_argument("--seeds", type=int, default=6)
+    ap.add_argument("--limit", type=float, default=5.0)
+    args = ap.parse_args(argv)
+    lefts = tuple(int(x) for x in args.left.split(","))
+    json.dump(measure(lefts, range(args.seeds), args.limit), sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
