@@ -10,17 +10,12 @@ import numpy as np
 import pytest
 
 import trigon_fast as tf
+from variant_cases import pick
 from trigon_fast import _core
 from trigon_fast.batch import (BatchError, analyse, local_pool, play_games, read_results, self_play,
                                solve_seeds, summarise_game)
 
-VARIANTS = {
-    "four": tf.Variant.FOUR_PLAYER,
-    "four_alt": tf.Variant.FOUR_PLAYER.with_alternate_rule(),
-    "two": tf.Variant.TWO_PLAYER,
-    "three": tf.Variant.THREE_PLAYER,
-    "solo_two": tf.Variant.solo(colours=(1, 3)),
-}
+VARIANTS = pick("four", "four_alt", "two", "three", "solo_yellow_green")
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

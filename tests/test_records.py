@@ -3,23 +3,12 @@
 import pytest
 
 import trigon_fast as tf
+from variant_cases import pick
 from trigon_fast.records import RecordError, parse_sgf
 
-VARIANTS = [
-    tf.Variant.FOUR_PLAYER,
-    tf.Variant.TWO_PLAYER,
-    tf.Variant.THREE_PLAYER,
-    tf.Variant.TEAMS,
-    tf.Variant.SOLO,
-    tf.Variant("two_player", pentobi_compatible=True),
-    tf.Variant("three_player", pentobi_compatible=True),
-    tf.Variant.FOUR_PLAYER.with_alternate_rule(),
-    tf.Variant("two_player", alternate_rule=True, pentobi_compatible=True),
-    tf.Variant.THREE_PLAYER.with_alternate_rule(),
-    tf.Variant.solo(colours=(1,)),
-    tf.Variant.solo(colours=(0, 2), side=8),
-    tf.Variant.solo(side=8, alternate_rule=True),
-]
+VARIANTS = list(pick("four", "two", "three", "teams", "solo", "two_pentobi", "three_pentobi", "four_alt",
+                     "two_pentobi_alt", "three_alt", "solo_yellow", "solo_small_blue_red",
+                     "solo_small_alt").values())
 
 BLUE_FIRST = "q15,r15,p16,q16,o17,p17"  # I6 on blue's start cell r15
 

@@ -4,20 +4,12 @@ import numpy as np
 import pytest
 
 import trigon_fast as tf
+from variant_cases import pick
 from trigon_fast import _core
 from reference_rules import RefGame, cells_of
 
-VARIANTS = {
-    "four": tf.Variant.FOUR_PLAYER,
-    "four_alt": tf.Variant.FOUR_PLAYER.with_alternate_rule(),
-    "two": tf.Variant.TWO_PLAYER,
-    "two_pentobi": tf.Variant("two_player", pentobi_compatible=True),
-    "three": tf.Variant.THREE_PLAYER,
-    "three_pentobi": tf.Variant("three_player", pentobi_compatible=True),
-    "three_alt": tf.Variant("three_player", alternate_rule=True),
-    "teams": tf.Variant.TEAMS,
-    "solo_alt": tf.Variant.solo(alternate_rule=True),
-}
+VARIANTS = pick("four", "four_alt", "two", "two_pentobi", "three", "three_pentobi", "three_alt", "teams",
+                "solo_alt")
 
 START_RULE_NAMES = {0: "any", 1: "opposite", 2: "every_other"}
 

@@ -10,21 +10,11 @@ import numpy as np
 import pytest
 
 import trigon_fast as tf
+from variant_cases import pick
 from trigon_fast import _core
 
-VARIANTS = [
-    tf.Variant.FOUR_PLAYER,
-    tf.Variant.TWO_PLAYER,
-    tf.Variant.THREE_PLAYER,
-    tf.Variant.TEAMS,
-    tf.Variant.SOLO,
-    tf.Variant("two_player", pentobi_compatible=True),
-    tf.Variant("three_player", pentobi_compatible=True),
-    tf.Variant.FOUR_PLAYER.with_alternate_rule(),
-    tf.Variant.TWO_PLAYER.with_alternate_rule(),
-    tf.Variant.THREE_PLAYER.with_alternate_rule(),
-    tf.Variant.solo(colours=(0,), side=8),
-]
+VARIANTS = list(pick("four", "two", "three", "teams", "solo", "two_pentobi", "three_pentobi", "four_alt",
+                     "two_alt", "three_alt", "solo_small_blue").values())
 
 
 def random_moves(game, n, seed):
