@@ -214,3 +214,55 @@ def test_time_limits_hold_under_load():
             p.terminate()
         for p in procs:
             p.join()
+
+
+def test_searches_and_solves_in_python_threads_equal_alone():
+    # Four Python threads at once, each searching its own game (one search thread, fixed seed:
+    # deterministic) or solving its own puzzle; the GIL is released in all of them.
+    games = [tf.random_game(tf.Variant.FOUR_PLAYER, s) for s in range(4)]
+    for g in games:
+        while len(g.history) > 12:
+            g.undo()
+    alone = [tf.analyse(g, simulations=400, seed=5).best_move for g in games]
+    solo_alone = [[str(m) for _, m in tf.solve_solo(seed=s, time_limit=30).moves] for s in range(2)]
+    got, solo_got = [None] * 4, [None] * 2
+
+    def search(i):
+        return lambda: got.__setitem__(i, tf.analyse(games[i], simulations=400, seed=5).best_move)
+
+    def solve(s):
+        return lambda: solo_got.__setitem__(s, [str(m) for _, m in tf.solve_solo(seed=s, time_limit=30).moves])
+
+    _run_threads([search(i) for i in range(4)] + [solve(s) for s in range(2)])
+    assert got == alone
+    assert solo_got == solo_alone
+
+
+def test_search_of_a_game_another_thread_changes():
+    # The search copies the position before it releases the GIL: a game changed meanwhile by
+    # another thread gives a search of one of its positions, never a crash or a torn read.
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    stop = threading.Event()
+
+    def mutate():
+        import random
+
+        rng = random.Random(1)
+        while not stop.is_set():
+            ids = g.legal_moves.ids
+            if ids.size and len(g.history) < 30:
+                g.play(int(ids[rng.randrange(ids.size)]))
+            elif g.history:
+                g.undo()
+
+    results = []
+
+    def search():
+        try:
+            for k in range(20):
+                results.append(tf.analyse(g, simulations=100, seed=k, threads=2).best_move)
+        finally:
+            stop.set()
+
+    _run_threads([mutate, search])
+    assert len(results) == 20 and all(isinstance(m, tf.Move) for m in results)
