@@ -5,9 +5,10 @@ number of pieces each colour still has.
     python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5]
     python -m pytest bench/bench_exact.py --benchmark-enable
 
-Positions: uniformly random four-player games taken back to `left` pieces per colour (random
-play packs badly, so the all-colour question is usually a "no" to prove), and complete
-solo-puzzle solutions taken back the same way (always a "yes" to find). Questions: all colours
+Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
+(random play packs badly, so the all-colour question is usually a "no" to prove) or by the
+search at level 3 (one thread per game), and complete solo-puzzle solutions taken back the same
+way (always a "yes" to find). Questions: all colours
 at once, each colour alone (can_place_all(game, [c])), and max_placeable for each colour.
 Prints one JSON object.
 """
@@ -33,9 +34,16 @@ def _take_back(game: tf.Game, left: int):
 
 
 def positions(kind: str, left: int, seeds):
-    for seed in seeds:
+    if kind == "search":
+        from trigon_fast import batch
+
+        played = batch.play_games(tf.Variant.FOUR_PLAYER, games=len(seeds), seed=seeds[0], policy="search",
+                                  level=3, threads=1)
+    for k, seed in enumerate(seeds):
         if kind == "random":
             g = tf.random_game(tf.Variant.FOUR_PLAYER, seed)
+        elif kind == "search":
+            g = played.game(k)
         else:
             g = tf.solve_solo(seed=seed, time_limit=30).game
         g = _take_back(g, left)
@@ -57,7 +65,7 @@ def _summary(answers, seconds) -> dict:
 
 def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
-    for kind in ("random", "solution"):
+    for kind in ("random", "search", "solution"):
         for left in lefts:
             games = list(positions(kind, left, seeds))
             rows = {}

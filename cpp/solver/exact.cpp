@@ -17,6 +17,15 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint16_t kNone = 0xFFFF;
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Triangles of the pieces colour c has left.
+int area_left(const Position& P, int c) {
+    int a = 0;
+    for (std::uint32_t l = P.pieces_left(c); l; l &= l - 1) a += trigon_pieces()[std::countr_zero(l)].size;
+    return a;
+}
+
 class ExactSearch {
 public:
     enum class Mode { AllPlaced, MaxArea };
@@ -236,42 +245,49 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
             r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             return r;
         }
-        // Several colours: a colour that cannot place everything alone cannot with the others
-        // either; and witnesses of single colours that use disjoint cells combine into one.
+        // Colour by colour, with max_placeable's branch and bound (it settles one colour far
+        // sooner than the all-placed search: 0.3 s against 2 s, or proven against not, on
+        // endgames of search-played games). A colour that cannot place everything alone cannot
+        // with the others either; witnesses of single colours on disjoint cells combine.
         std::vector<int> cs;
         for (int c = 0; c < kNumColours; ++c)
             if ((options.colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) cs.push_back(c);
-        if (cs.size() > 1) {
-            ExactOptions single = options;
-            single.colours = 0;
-            if (single.time_limit > 0) single.time_limit = options.time_limit * 0.1;
-            Bitboard used;
-            bool disjoint = true, all_yes = true;
-            std::vector<std::pair<int, int>> joined;
-            for (int c : cs) {
-                single.colours = static_cast<std::uint8_t>(1u << c);
-                ExactResult one = can_place_all(start, single, stop);
-                r.nodes += one.nodes;
-                if (one.answer == 0) {
-                    r.answer = 0;
-                    r.proven = true;
-                    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-                    return r;
-                }
-                all_yes = all_yes && one.answer == 1;
-                for (auto [col, id] : one.witness) {
-                    disjoint = disjoint && !used.intersects(start.table().cells_mask(id));
-                    used |= start.table().cells_mask(id);
-                    joined.push_back({col, id});
-                }
-            }
-            if (all_yes && disjoint) {
-                r.answer = 1;
+        ExactOptions single = options;
+        if (single.time_limit > 0)
+            single.time_limit = cs.size() == 1 ? std::max(0.01, options.time_limit - since(t0))
+                                               : options.time_limit * 0.1;
+        Bitboard used;
+        bool disjoint = true, all_yes = true;
+        std::vector<std::pair<int, int>> joined;
+        for (int c : cs) {
+            ExactResult one = max_placeable(start, c, single, stop);
+            r.nodes += one.nodes;
+            const bool full = one.max_triangles == area_left(start, c);
+            if (one.proven && !full) {
+                r.answer = 0;
                 r.proven = true;
-                r.witness = joined;
-                r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                r.seconds = since(t0);
                 return r;
             }
+            all_yes = all_yes && full;
+            for (auto [col, id] : one.witness) {
+                disjoint = disjoint && !used.intersects(start.table().cells_mask(id));
+                used |= start.table().cells_mask(id);
+                joined.push_back({col, id});
+            }
+        }
+        if (all_yes && disjoint) {
+            r.answer = 1;
+            r.proven = true;
+            r.witness = joined;
+            r.seconds = since(t0);
+            return r;
+        }
+        if (cs.size() == 1) {  // max_placeable had the whole budget: not proven either way
+            r.answer = -1;
+            r.proven = false;
+            r.seconds = since(t0);
+            return r;
         }
     }
     if (options.heuristic) {
