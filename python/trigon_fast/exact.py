@@ -73,8 +73,12 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     """Can every remaining piece of ``colours`` (default: all colours in play) still be placed if
     the other colours place nothing more? ``answer`` is True with a witness, False when an
     exhaustive search proved it impossible, None when the limits ended the search first.
-    With ``heuristic`` (default) the guided solo search gets the first 30% of ``time_limit`` to
-    find a witness; ``node_limit`` bounds the exhaustive part only."""
+    With ``heuristic`` (default): a short exhaustive search settles tight endgames; then each
+    colour alone by :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
+    colour, 10% each for several: one that cannot place everything alone decides "no", and
+    single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets 30% of
+    the time to find a witness, and the exhaustive search the rest. ``node_limit`` bounds the
+    exhaustive parts."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     if time_limit is None or time_limit <= 0:
