@@ -11,6 +11,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Smaller puzzles are counted in microseconds: finding their symmetries would cost more.
+constexpr int kSymmetryMinArea = 30;
+
 // Cell maps of the lattice symmetries (rotation/reflection then translation) that map the
 // region onto itself; the identity first.
 std::vector<std::vector<int>> region_symmetries(const Geometry& geo, const std::vector<int>& cells) {
@@ -59,35 +62,65 @@ struct LocalPuzzle {
     std::vector<std::array<std::int16_t, kMaxPieceSize>> cells;  // local placement -> local cells (-1 pad)
 };
 
-// Exact cover search over the placements still possible (the "list" of a node, filtered from its
-// parent's): every node counts the options of each cell and piece in the same pass that builds its
-// list, prunes on a dead item and branches on the item with the fewest options (Knuth's MRV rule).
+// Exact cover search in the manner of dancing links, on bit sets: each node holds the set of
+// placements still possible; the options of every cell and piece are counted incrementally as
+// placements drop out, so a node prunes on a dead item at once and branches on the item with the
+// fewest options (Knuth's MRV rule) without scanning the placements.
 template <int W>
 class PatternSearch {
     using Mask = BitSet<W>;
-
-    // Options per cell as a 4-bit sliced counter (plane k = bit k), saturating at 16, and per piece.
-    struct Counts {
-        std::uint64_t plane[4][W];
-        std::uint64_t sat[W];
-        int piece[kNumPieces];
-    };
 
 public:
     PatternSearch(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, const std::atomic<bool>* stop,
                   PatternResult& res, const std::vector<std::vector<int>>& syms)
         : t_(t), lp_(lp), opt_(o), stop_(stop), res_(res), syms_(syms) {
-        const int np = static_cast<int>(lp.ids.size());
-        masks_.resize(np);
-        for (int i = 0; i < np; ++i)
-            for (int c : lp.cells[i])
-                if (c >= 0) masks_[i].set(c);
+        np_ = static_cast<int>(lp.ids.size());
+        pw_ = (np_ + 63) / 64;
+        const int ncells = static_cast<int>(lp.cell_of.size());
         pieces_ = static_cast<int>(lp.copies.size());
+        masks_.resize(np_);
+        cells_.resize(static_cast<std::size_t>(np_) * kMaxPieceSize);
+        size_.resize(np_);
+        cnt_.assign(ncells, 0);
+        cover_lo_.assign(ncells, pw_);
+        cover_hi_.assign(ncells, 0);
+        for (int q = 0; q < np_; ++q) {
+            int n = 0;
+            for (int c : lp.cells[q])
+                if (c >= 0) {
+                    masks_[q].set(c);
+                    cells_[q * kMaxPieceSize + n++] = static_cast<std::int16_t>(c);
+                    ++cnt_[c];
+                    cover_lo_[c] = std::min(cover_lo_[c], q >> 6);
+                    cover_hi_[c] = std::max(cover_hi_[c], (q >> 6) + 1);
+                }
+            size_[q] = static_cast<std::uint8_t>(n);
+            ++pcnt_[lp.piece[q]];
+        }
+        // Placements covering a cell, as bits over the few words where they lie (placements are
+        // numbered by first cell, so those of one cell are close together).
+        cover_off_.resize(ncells);
+        std::size_t total = 0;
+        for (int c = 0; c < ncells; ++c) {
+            cover_off_[c] = total;
+            total += static_cast<std::size_t>(std::max(0, cover_hi_[c] - cover_lo_[c]));
+        }
+        cover_words_.assign(total, 0);
+        piece_words_.assign(static_cast<std::size_t>(pieces_) * pw_, 0);
+        for (int q = 0; q < np_; ++q) {
+            for (int i = 0; i < size_[q]; ++i) {
+                const int c = cells_[q * kMaxPieceSize + i];
+                cover_words_[cover_off_[c] + (q >> 6) - cover_lo_[c]] |= std::uint64_t{1} << (q & 63);
+            }
+            piece_words_[static_cast<std::size_t>(lp.piece[q]) * pw_ + (q >> 6)] |= std::uint64_t{1} << (q & 63);
+        }
         // Pieces left as a mixed-radix number (exact memo keys) while it fits, else a sum of random keys.
         std::uint64_t radix = 1;
         bool exact = true;
+        int levels = 1;
         for (int p = 0; p < pieces_; ++p) {
             left_[p] = lp.copies[p];
+            levels += lp.copies[p];
             step_[p] = radix;
             const auto base = static_cast<std::uint64_t>(lp.copies[p]) + 1;
             exact = exact && radix <= (std::uint64_t{1} << 62) / base;
@@ -95,52 +128,62 @@ public:
         }
         if (!exact)
             for (int p = 0; p < pieces_; ++p) step_[p] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(2 * p + 1);
+        live_.assign(static_cast<std::size_t>(levels) * pw_, 0);
+        rem_.assign(static_cast<std::size_t>(levels) * pw_, 0);
+        for (int q = 0; q < np_; ++q) live_[q >> 6] |= std::uint64_t{1} << (q & 63);
         t0_ = Clock::now();
     }
 
-    void run() {
-        const int np = static_cast<int>(masks_.size());
-        list_.resize(static_cast<std::size_t>(np) * 4 + 64);
-        Counts c;
-        clear(c);
-        for (int i = 0; i < np; ++i) {
-            list_[i] = static_cast<std::uint16_t>(i);
-            add(c, i);
+    // Counting only: the root branches on one piece over one placement per orbit of the region's
+    // symmetries, weighted by the orbit's size (solutions with the piece at x and at g(x) are
+    // equinumerous, whatever symmetries the solutions themselves have).
+    void use_symmetry(const std::vector<std::vector<int>>& maps) {
+        if (maps.size() < 2) return;
+        std::vector<int> local_of(t_.num_placements(), -1);
+        for (int q = 0; q < np_; ++q) local_of[lp_.ids[q]] = q;
+        std::vector<int> orbit(np_, -1), weight(np_, 0);
+        std::vector<int> reps(pieces_, 0);
+        for (int q = 0; q < np_; ++q) {
+            if (lp_.copies[lp_.piece[q]] != 1 || orbit[q] >= 0) continue;
+            ++reps[lp_.piece[q]];
+            const Placement& pl = t_.placement(lp_.ids[q]);
+            for (const auto& map : maps) {
+                int cells[kMaxPieceSize];
+                for (int i = 0; i < pl.size; ++i) cells[i] = map[pl.cells[i]];
+                const int img = t_.find(cells, pl.size);
+                const int lq = img >= 0 ? local_of[img] : -1;
+                if (lq >= 0 && orbit[lq] < 0) {
+                    orbit[lq] = q;
+                    ++weight[q];
+                }
+            }
         }
+        // The piece with the fewest orbits (the root's fewest branches), if the symmetry saves any.
+        int best = -1;
+        for (int p = 0; p < pieces_; ++p)
+            if (reps[p] > 0 && pcnt_[p] > reps[p] && (best < 0 || reps[p] < reps[best])) best = p;
+        if (best < 0) return;
+        root_piece_ = best;
+        root_weight_.assign(np_, 0);
+        for (int q = 0; q < np_; ++q)
+            if (lp_.piece[q] == best && orbit[q] == q) root_weight_[q] = weight[q];
+    }
+
+    void run() {
         Mask R;
         for (std::size_t i = 0; i < lp_.cell_of.size(); ++i) R.set(static_cast<int>(i));
         res_.nodes = 1;
         if (opt_.all_solutions && !opt_.unique && opt_.max_stored <= 0) {
-            res_.count = node<true>(R, 0, np, c);  // counting only: share the counts of equal subproblems
+            res_.count = node<true>(R, 0);  // counting only: share the counts of equal subproblems
             if (aborted_) res_.count = counted_;
         } else {
-            node<false>(R, 0, np, c);
+            root_piece_ = -1;
+            node<false>(R, 0);
         }
         res_.exhausted = !aborted_ && !(done_ && !opt_.all_solutions);
     }
 
 private:
-    static void clear(Counts& c) {
-        for (auto& pl : c.plane)
-            for (auto& w : pl) w = 0;
-        for (auto& w : c.sat) w = 0;
-        for (int& n : c.piece) n = 0;
-    }
-
-    void add(Counts& c, int i) const {
-        const Mask& m = masks_[i];
-        for (int k = 0; k < W; ++k) {
-            std::uint64_t carry = m.w[k];
-            for (int b = 0; b < 4; ++b) {
-                const std::uint64_t next = c.plane[b][k] & carry;
-                c.plane[b][k] ^= carry;
-                carry = next;
-            }
-            c.sat[k] |= carry;
-        }
-        ++c.piece[lp_.piece[i]];
-    }
-
     bool tick() {
         if ((++res_.nodes & 4095) == 0) {
             if ((stop_ && stop_->load()) ||
@@ -233,109 +276,151 @@ private:
         return e && e->pieces == tag ? e : nullptr;
     }
 
-    // Searches the node whose possible placements are list_[lb, le) with their option counts `c`;
+    // Searches the node at `depth` (its possible placements: live_ at that level) with R uncovered;
     // in counting mode returns the number of solutions below it.
     template <bool kCount>
-    long long node(const Mask& R, std::size_t lb, std::size_t le, const Counts& c) {
+    long long node(const Mask& R, int depth) {
         // A piece with fewer placements than copies to place, or a cell nobody covers: dead end.
         int best_piece = -1, best_piece_n = 1 << 30;
         for (int p = 0; p < pieces_; ++p) {
             if (left_[p] == 0) continue;
-            if (c.piece[p] < left_[p]) return 0;
-            if (left_[p] == 1 && c.piece[p] < best_piece_n) {
-                best_piece_n = c.piece[p];
+            if (pcnt_[p] < left_[p]) return 0;
+            if (left_[p] == 1 && pcnt_[p] < best_piece_n) {
+                best_piece_n = pcnt_[p];
                 best_piece = p;
             }
         }
-        // The cells of R with the fewest options: narrow from the top plane down (bit-sliced minimum).
-        Mask cand;
-        bool any = false;
-        for (int k = 0; k < W; ++k) {
-            cand.w[k] = R.w[k] & ~c.sat[k];
-            any = any || cand.w[k];
-        }
-        int cell_n = 16;
-        if (any) {
-            cell_n = 0;
-            for (int b = 3; b >= 0; --b) {
-                std::uint64_t acc = 0;
-                for (int k = 0; k < W; ++k) acc |= cand.w[k] & ~c.plane[b][k];
-                if (acc) {
-                    for (int k = 0; k < W; ++k) cand.w[k] &= ~c.plane[b][k];
-                } else {
-                    cell_n |= 1 << b;
+        int cell = -1, cell_n = 1 << 30;
+        for (int k = 0; k < W && cell_n > 1; ++k) {
+            std::uint64_t bits = R.w[k];
+            while (bits) {
+                const int c = k * 64 + std::countr_zero(bits);
+                bits &= bits - 1;
+                if (cnt_[c] < cell_n) {
+                    cell_n = cnt_[c];
+                    cell = c;
+                    if (cell_n <= 1) break;
                 }
             }
-            if (cell_n == 0) return 0;
+        }
+        if (cell_n == 0) return 0;
+        const std::uint64_t* live = &live_[static_cast<std::size_t>(depth) * pw_];
+        const std::uint64_t* src;
+        int lo, hi;
+        const int* weight = nullptr;
+        if (depth == 0 && root_piece_ >= 0) best_piece = root_piece_, best_piece_n = 0, weight = root_weight_.data();
+        if (best_piece >= 0 && best_piece_n < cell_n) {
+            src = &piece_words_[static_cast<std::size_t>(best_piece) * pw_];
+            lo = 0, hi = pw_;
         } else {
-            cand = R;
+            src = &cover_words_[cover_off_[cell]] - cover_lo_[cell];
+            lo = cover_lo_[cell], hi = cover_hi_[cell];
         }
-        int cell = -1;
-        for (int k = 0; k < W && cell < 0; ++k)
-            if (cand.w[k]) cell = k * 64 + std::countr_zero(cand.w[k]);
-        const bool by_piece = best_piece >= 0 && best_piece_n < cell_n;
-        const std::uint64_t cell_bit = std::uint64_t{1} << (cell & 63);
-        const int cell_word = cell >> 6;
-
         long long total = 0;
-        for (std::size_t i = lb; i < le; ++i) {
-            const int o = list_[i];
-            if (by_piece ? lp_.piece[o] != best_piece : !(masks_[o].w[cell_word] & cell_bit)) continue;
-            const Mask& om = masks_[o];
-            const Mask next = R - om;
-            const int op = lp_.piece[o];
-            if (next.none()) {
-                if constexpr (kCount) {
-                    ++total;
-                    ++counted_;
+        for (int w = lo; w < hi; ++w) {
+            std::uint64_t bits = live[w] & src[w];
+            while (bits) {
+                const int o = w * 64 + std::countr_zero(bits);
+                bits &= bits - 1;
+                if (weight) {
+                    if (weight[o]) total += weight[o] * child<kCount>(R, depth, o);
                 } else {
-                    path_.push_back(lp_.ids[o]);
-                    record();
-                    path_.pop_back();
-                    if (done_) return total;
+                    total += child<kCount>(R, depth, o);
                 }
-                continue;
+                if (done_) return total;
             }
-            --left_[op];
-            code_ += step_[op];
-            const std::uint64_t tag = code_ + 1;
-            if constexpr (kCount) {
-                if (const MemoEntry* e = memo_find(next, tag)) {
-                    total += e->count;
-                    counted_ += e->count;
-                    ++left_[op];
-                    code_ -= step_[op];
-                    continue;
-                }
-            }
-            // The child's list: placements disjoint from o, of pieces still to place.
-            if (list_.size() < le + (le - lb)) list_.resize(2 * list_.size() + (le - lb));
-            Counts cc;
-            clear(cc);
-            std::size_t ce = le;
-            const bool piece_gone = left_[op] == 0;
-            for (std::size_t j = lb; j < le; ++j) {
-                const int q = list_[j];
-                if (masks_[q].intersects(om) || (piece_gone && lp_.piece[q] == op)) continue;
-                list_[ce++] = static_cast<std::uint16_t>(q);
-                add(cc, q);
-            }
-            if (!tick()) {
-                if constexpr (kCount) {
-                    const long long n = node<true>(next, le, ce, cc);
-                    total += n;
-                    if (!done_) memo_store(next, tag, n);
-                } else {
-                    path_.push_back(lp_.ids[o]);
-                    node<false>(next, le, ce, cc);
-                    path_.pop_back();
-                }
-            }
-            ++left_[op];
-            code_ -= step_[op];
-            if (done_) return total;
         }
         return total;
+    }
+
+    // Places o below the node at `depth`: removes the placements it excludes (updating the
+    // counts), searches the child and puts everything back.
+    template <bool kCount>
+    long long child(const Mask& R, int depth, int o) {
+        const Mask next = R - masks_[o];
+        if (next.none()) {
+            if constexpr (kCount) {
+                ++counted_;
+                return 1;
+            } else {
+                path_.push_back(lp_.ids[o]);
+                record();
+                path_.pop_back();
+                return 0;
+            }
+        }
+        const int op = lp_.piece[o];
+        --left_[op];
+        code_ += step_[op];
+        const std::uint64_t tag = code_ + 1;
+        long long n = 0;
+        if constexpr (kCount) {
+            if (const MemoEntry* e = memo_find(next, tag)) {
+                n = e->count;
+                counted_ += n;
+                ++left_[op];
+                code_ -= step_[op];
+                return n;
+            }
+        }
+        if (!tick()) {
+            const std::size_t off = static_cast<std::size_t>(depth) * pw_;
+            const std::uint64_t* live = &live_[off];
+            std::uint64_t* nl = &live_[off + pw_];
+            std::uint64_t* rem = &rem_[off + pw_];
+            int lo = pw_, hi = 0;
+            for (int i = 0; i < size_[o]; ++i) {
+                const int c = cells_[o * kMaxPieceSize + i];
+                lo = std::min(lo, cover_lo_[c]);
+                hi = std::max(hi, cover_hi_[c]);
+            }
+            if (left_[op] == 0) {  // its last copy: every other placement of the piece goes too
+                const std::uint64_t* ps = &piece_words_[static_cast<std::size_t>(op) * pw_];
+                for (int w = 0; w < pw_; ++w) rem[w] = ps[w];
+                lo = 0, hi = pw_;
+            } else {
+                for (int w = lo; w < hi; ++w) rem[w] = 0;
+            }
+            for (int i = 0; i < size_[o]; ++i) {
+                const int c = cells_[o * kMaxPieceSize + i];
+                const std::uint64_t* cw = &cover_words_[cover_off_[c]] - cover_lo_[c];
+                for (int w = cover_lo_[c]; w < cover_hi_[c]; ++w) rem[w] |= cw[w];
+            }
+            for (int w = 0; w < pw_; ++w) nl[w] = live[w];
+            for (int w = lo; w < hi; ++w) {
+                rem[w] &= live[w];
+                nl[w] &= ~rem[w];
+                std::uint64_t bits = rem[w];
+                while (bits) {
+                    const int q = w * 64 + std::countr_zero(bits);
+                    bits &= bits - 1;
+                    const std::int16_t* qc = &cells_[q * kMaxPieceSize];
+                    for (int i = 0; i < size_[q]; ++i) --cnt_[qc[i]];
+                    --pcnt_[lp_.piece[q]];
+                }
+            }
+            if constexpr (kCount) {
+                n = node<true>(next, depth + 1);
+                if (!done_) memo_store(next, tag, n);
+            } else {
+                path_.push_back(lp_.ids[o]);
+                node<false>(next, depth + 1);
+                path_.pop_back();
+            }
+            for (int w = lo; w < hi; ++w) {
+                std::uint64_t bits = rem[w];
+                while (bits) {
+                    const int q = w * 64 + std::countr_zero(bits);
+                    bits &= bits - 1;
+                    const std::int16_t* qc = &cells_[q * kMaxPieceSize];
+                    for (int i = 0; i < size_[q]; ++i) ++cnt_[qc[i]];
+                    ++pcnt_[lp_.piece[q]];
+                }
+            }
+        }
+        ++left_[op];
+        code_ -= step_[op];
+        return n;
     }
 
     const MoveTable& t_;
@@ -344,12 +429,22 @@ private:
     const std::atomic<bool>* stop_;
     PatternResult& res_;
     const std::vector<std::vector<int>>& syms_;
+    int np_ = 0, pw_ = 0, pieces_ = 0;
     std::vector<Mask> masks_;
-    int pieces_ = 0;
+    std::vector<std::int16_t> cells_;        // local cells of each placement, kMaxPieceSize apart
+    std::vector<std::uint8_t> size_;
+    std::vector<int> cnt_;                   // options per cell under the current node
+    int pcnt_[kNumPieces] = {};              // options per piece
+    std::vector<int> cover_lo_, cover_hi_;   // word range of the placements covering a cell
+    std::vector<std::size_t> cover_off_;
+    std::vector<std::uint64_t> cover_words_, piece_words_;
+    std::vector<std::uint64_t> live_, rem_;  // per depth: placements possible, placements removed
+
+    int root_piece_ = -1;
+    std::vector<int> root_weight_;
     int left_[kNumPieces] = {};
     std::uint64_t step_[kNumPieces] = {};
     std::uint64_t code_ = 0;
-    std::vector<std::uint16_t> list_;  // the lists of the nodes on the current path, end to end
     std::vector<int> path_;
     std::set<std::vector<std::uint16_t>> keys_;
     std::vector<MemoEntry> memo_;
@@ -361,8 +456,10 @@ private:
 
 template <int W>
 void search(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, const std::atomic<bool>* stop,
-            PatternResult& res, const std::vector<std::vector<int>>& syms) {
+            PatternResult& res, const std::vector<std::vector<int>>& syms,
+            const std::vector<std::vector<int>>& sym_maps) {
     PatternSearch<W> s(t, lp, o, stop, res, syms);
+    if (!sym_maps.empty()) s.use_symmetry(sym_maps);
     s.run();
 }
 
@@ -478,15 +575,19 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
     }
     const auto syms = options.unique ? region_symmetries(geo, cells) : std::vector<std::vector<int>>{};
     res.symmetries = options.unique ? static_cast<int>(syms.size()) : 1;
+    // Pure counting of a puzzle big enough to pay for it: let the search use the symmetries.
+    const bool counting = options.all_solutions && !options.unique && options.max_stored <= 0;
+    const auto sym_maps = counting && area >= kSymmetryMinArea ? region_symmetries(geo, cells)
+                                                               : std::vector<std::vector<int>>{};
     const int words = (area + 63) / 64;
     if (words <= 1)
-        search<1>(t, lp, options, stop, res, syms);
+        search<1>(t, lp, options, stop, res, syms, sym_maps);
     else if (words <= 2)
-        search<2>(t, lp, options, stop, res, syms);
+        search<2>(t, lp, options, stop, res, syms, sym_maps);
     else if (words <= 4)
-        search<4>(t, lp, options, stop, res, syms);
+        search<4>(t, lp, options, stop, res, syms, sym_maps);
     else
-        search<8>(t, lp, options, stop, res, syms);
+        search<8>(t, lp, options, stop, res, syms, sym_maps);
     return finish();
 }
 
