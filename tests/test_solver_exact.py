@@ -275,3 +275,21 @@ def test_can_place_all_several_colours_no_when_one_alone_cannot():
     assert False in singles
     r = tf.can_place_all(g, time_limit=10)
     assert r.answer is False and r.proven
+
+
+@pytest.mark.parametrize("width,height,classes", [(12, 6, 156), (18, 4, 74)])
+def test_hexiamond_parallelograms_match_published_counts(width, height, classes):
+    # The 12 hexiamonds tile the 6x6 rhombus in 156 ways and the 4x9 parallelogram in 74, up to
+    # symmetry (Knuth, TAOCP 4B, ex. 7.2.2.1-309). Counting uses the region's symmetries, so the
+    # plain count must be the class count times the symmetries (no tiling of these is symmetric).
+    picture = "\n".join(" " * (height - 1 - y + (height - 1) % 2) + "x" * width for y in range(height))
+    region = tf.parse_region(picture)
+    hexiamonds = list(tf.PIECE_NAMES[:12])
+    u = tf.solve_pattern(region, pieces=hexiamonds, all_solutions=True, unique=True, time_limit=120)
+    assert u.exhausted and u.count == classes
+    n = tf.solve_pattern(region, pieces=hexiamonds, all_solutions=True, max_solutions=0, time_limit=120)
+    assert n.exhausted and n.count == classes * u.symmetries
+    # The 3x12 parallelogram has none.
+    flat = tf.parse_region("\n".join(" " * (2 - y) + "x" * 24 for y in range(3)))
+    r = tf.solve_pattern(flat, pieces=hexiamonds, all_solutions=True, max_solutions=0)
+    assert r.exhausted and r.count == 0
