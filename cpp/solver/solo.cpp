@@ -218,9 +218,13 @@ private:
         const int budget = area_fits_ ? empty.count() - (start_area_ - placed_) : 1 << 20;
         if (dead_count > budget) return false;
 
+        // Written without a branch: GCC 12 miscompiles the branchy form of this reduction when it
+        // vectorises it for AVX2/AVX-512 (-march=native gave other searches than the portable build).
         Bitboard free_others;
-        for (int k = 0; k < kNumColours; ++k)
-            if (k != c) free_others |= fr[k];
+        for (int k = 0; k < kNumColours; ++k) {
+            const std::uint64_t keep = k == c ? 0 : ~std::uint64_t{0};
+            for (int w = 0; w < Bitboard::kWords; ++w) free_others.w[w] |= fr[k].w[w] & keep;
+        }
         const std::uint32_t left = P.pieces_left(c);
         const bool triangle_allowed = !sh_.opt.triangle_last || left == (1u << kTriangle);
         const int fixed_start = P.started(c) ? -1 : sh_.opt.start_cells[c];
