@@ -4,6 +4,11 @@ endgame questions against plain exhaustive enumeration of legal moves."""
 from __future__ import annotations
 
 import itertools
+import os
+import random
+import signal
+import threading
+import time
 
 import pytest
 
@@ -117,19 +122,22 @@ def test_pattern_counts_match_brute_force(picture, pieces):
         assert r.count == 0 and r.exhausted and "area" in r.impossible
         return
     expected = brute_force_solutions(region, counts, board)
-    r = tf.solve_pattern(region, pieces=pieces, all_solutions=True)
-    assert r.exhausted and r.count == len(expected)
-    got = {frozenset((m.piece_index, frozenset(m.cell_indices)) for m in s) for s in r.solutions}
-    assert got == set(expected)
-    counted = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0)
-    assert counted.exhausted and counted.count == len(expected) and counted.solutions == []
     classes, nsym = symmetry_classes(expected, region, board)
-    u = tf.solve_pattern(region, pieces=pieces, all_solutions=True, unique=True)
-    assert u.exhausted and u.count == len(classes) and u.symmetries == nsym
-    first = tf.solve_pattern(region, pieces=pieces)
-    assert first.count == (1 if expected else 0)
-    if expected:
-        assert frozenset((m.piece_index, frozenset(m.cell_indices)) for m in first.solutions[0]) in set(expected)
+    for method in ("auto", "frontier", "mrv"):
+        r = tf.solve_pattern(region, pieces=pieces, all_solutions=True, method=method)
+        assert r.exhausted and r.count == len(expected), method
+        got = {frozenset((m.piece_index, frozenset(m.cell_indices)) for m in s) for s in r.solutions}
+        assert got == set(expected), method
+        for threads in (1, 2, 3):
+            counted = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0, method=method,
+                                       threads=threads)
+            assert counted.exhausted and counted.count == len(expected) and counted.solutions == [], (method, threads)
+        u = tf.solve_pattern(region, pieces=pieces, all_solutions=True, unique=True, method=method)
+        assert u.exhausted and u.count == len(classes) and u.symmetries == nsym, method
+        first = tf.solve_pattern(region, pieces=pieces, method=method)
+        assert first.count == (1 if expected else 0), method
+        if expected:
+            assert frozenset((m.piece_index, frozenset(m.cell_indices)) for m in first.solutions[0]) in set(expected)
 
 
 def test_some_pattern_has_solutions():
@@ -293,3 +301,67 @@ def test_hexiamond_parallelograms_match_published_counts(width, height, classes)
     flat = tf.parse_region("\n".join(" " * (2 - y) + "x" * 24 for y in range(3)))
     r = tf.solve_pattern(flat, pieces=hexiamonds, all_solutions=True, max_solutions=0)
     assert r.exhausted and r.count == 0
+
+
+def _blob(seed: int, pieces: int):
+    """A region made of `pieces` random pieces laid edge to edge (so it has a solution)."""
+    rng = random.Random(seed)
+    board = tf.board(9)
+    by_piece = {}
+    for pid, p in enumerate(board.placement_piece_array()):
+        by_piece.setdefault(int(p), []).append(pid)
+    region, used = set(), []
+    for p in rng.sample(range(22), pieces):
+        for _ in range(5000):
+            cells = set(board.placement_cells(rng.choice(by_piece[p])))
+            if cells & region or (region and not any(n in region for c in cells for n in board.edge_neighbours(c))):
+                continue
+            region |= cells
+            used.append(tf.PIECE_NAMES[p])
+            break
+    return sorted(region), used
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pattern_searches_agree_on_random_regions(seed):
+    # The two searches and the threaded count are independent ways to the same number.
+    region, pieces = _blob(seed, 9 + seed % 4)
+    counts = {m: tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0, method=m).count
+              for m in ("frontier", "mrv")}
+    threaded = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0, threads=2)
+    assert counts["frontier"] == counts["mrv"] == threaded.count >= 1 and threaded.exhausted
+    listed = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=10**6, method="frontier")
+    assert len({frozenset(m.id for m in s) for s in listed.solutions}) == counts["mrv"]
+
+
+def test_pattern_method_follows_the_region_shape():
+    rect = tf.parse_region("\n".join("x" * 12 for _ in range(3)))
+    assert tf.solve_pattern(rect, pieces=["I6", "L6", "V", "S", "P6", "F"]).method == "frontier"
+    region, pieces = _blob(3, 10)  # ragged: bottlenecks
+    assert tf.solve_pattern(region, pieces=pieces).method == "mrv"
+    assert tf.solve_pattern(rect, pieces=["I6", "L6", "V", "S", "P6", "F"], method="mrv").method == "mrv"
+
+
+def test_pattern_threads_and_method_are_checked():
+    with pytest.raises(tf.SolverError, match="method"):
+        tf.solve_pattern("xxxx", pieces=["2", "2"], method="dlx")
+    with pytest.raises(tf.SolverError, match="threads"):
+        tf.solve_pattern("xxxx", pieces=["2", "2"], threads=0)
+    with pytest.raises(tf.SolverError, match="threads"):
+        tf.solve_pattern("xxxx", pieces=["2", "2"], threads=1.5)
+
+
+def test_ctrl_c_stops_a_threaded_pattern_count():
+    # A 5x14 rectangle with nine hexiamonds, three tetriamonds and two diamonds: minutes of
+    # counting; Ctrl-C returns what was counted so far.
+    region = tf.parse_region("\n".join("x" * 14 for _ in range(5)))
+    pieces = list(tf.PIECE_NAMES[:9]) + ["I4", "C4", "A4", "2", "2"]
+    assert sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for p in pieces) == len(region)
+    for threads in (1, 2):
+        timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        t0 = time.perf_counter()
+        r = tf.solve_pattern(region, pieces=pieces, all_solutions=True, max_solutions=0, threads=threads,
+                             time_limit=60)
+        timer.cancel()
+        assert r.interrupted and not r.exhausted and time.perf_counter() - t0 < 5, threads

@@ -110,8 +110,11 @@ void bind_solver(py::module_& m) {
     m.def(
         "solve_pattern",
         [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
-           long long max_stored, double time_limit) {
+           long long max_stored, double time_limit, const std::string& method, int threads) {
+            if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
             if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+            if (method != "frontier" && method != "mrv" && method != "auto")
+                throw py::value_error("method must be 'auto', 'frontier' or 'mrv'");
             if (counts.size() != kNumPieces) throw py::value_error("piece counts need 22 entries");
             std::array<int, kNumPieces> pc{};
             for (int p = 0; p < kNumPieces; ++p) pc[p] = counts[p];
@@ -120,11 +123,24 @@ void bind_solver(py::module_& m) {
             o.unique = unique;
             o.max_stored = max_stored;
             o.time_limit = time_limit;
+            o.method = method == "mrv" ? solver::PatternMethod::Mrv : method == "frontier" ? solver::PatternMethod::Frontier
+                                                                                          : solver::PatternMethod::Auto;
+            o.threads = threads;
             std::atomic<bool> stop{false};
             bool interrupted = false;
             solver::PatternResult r;
             try {
-                r = run_interruptible(stop, interrupted, [&] { return solver::solve_pattern(side, cells, pc, o, &stop); });
+                // The search runs on this thread with the GIL released and polls for Ctrl-C.
+                const solver::PatternPoll poll = [&interrupted] {
+                    py::gil_scoped_acquire gil;
+                    if (PyErr_CheckSignals() != 0) {
+                        PyErr_Clear();
+                        interrupted = true;
+                    }
+                    return !interrupted;
+                };
+                py::gil_scoped_release release;
+                r = solver::solve_pattern(side, cells, pc, o, &stop, poll);
             } catch (const std::invalid_argument& e) {
                 throw py::value_error(e.what());
             }
@@ -136,12 +152,13 @@ void bind_solver(py::module_& m) {
             d["nodes"] = r.nodes;
             d["seconds"] = r.seconds;
             d["symmetries"] = r.symmetries;
+            d["method"] = r.method == solver::PatternMethod::Mrv ? "mrv" : "frontier";
             d["interrupted"] = interrupted;
             return d;
         },
         py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
         py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,
-        "Exact cover of board cells by a multiset of pieces (counts per piece index).");
+        py::arg("method") = "auto", py::arg("threads") = 1, "Exact cover of board cells by a multiset of pieces (counts per piece index).");
 
     m.def(
         "solve_solo",

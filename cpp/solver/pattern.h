@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,11 +13,17 @@
 
 namespace trigon::solver {
 
+// Frontier: branch on the first uncovered cell along a sweep of the region (fast per node, and
+// counting shares equal frontiers). Mrv: branch on the cell or piece with the fewest options.
+enum class PatternMethod { Auto, Frontier, Mrv };
+
 struct PatternOptions {
     bool all_solutions = false;   // false: stop at the first solution
     bool unique = false;          // count/list one solution per symmetry class of the region
     long long max_stored = 1000;  // solutions kept (counting goes on)
     double time_limit = 60.0;     // seconds; <= 0: none
+    PatternMethod method = PatternMethod::Auto;  // Auto: Frontier on compact regions, else Mrv
+    int threads = 1;                             // counting only: threads sharing the subtrees
 };
 
 struct PatternResult {
@@ -27,11 +34,17 @@ struct PatternResult {
     long long nodes = 0;
     double seconds = 0;
     int symmetries = 1;                         // symmetries of the region (including identity)
+    PatternMethod method = PatternMethod::Auto;  // the search that ran
 };
 
-// `piece_counts[p]`: copies of piece p to use, each exactly once. `stop` (may be null) ends it early.
+// Called every few milliseconds on the calling thread while it searches; false stops the search.
+using PatternPoll = std::function<bool()>;
+
+// `piece_counts[p]`: copies of piece p to use, each exactly once. `stop` (may be null) ends it
+// early; so does `poll` returning false. The calling thread searches too (with extra threads
+// when options.threads > 1 and counting).
 PatternResult solve_pattern(int side, const std::vector<int>& region_cells,
                             const std::array<int, kNumPieces>& piece_counts, const PatternOptions& options,
-                            const std::atomic<bool>* stop = nullptr);
+                            const std::atomic<bool>* stop = nullptr, const PatternPoll& poll = {});
 
 }  // namespace trigon::solver

@@ -470,7 +470,7 @@ def random_games_stats(start: Position, games: typing.SupportsInt | typing.Suppo
     """
     Plays uniformly random games from a position in C++ (GIL released, Ctrl-C stops it).
     """
-def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0) -> dict:
+def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1) -> dict:
     """
     Exact cover of board cells by a multiset of pieces (counts per piece index).
     """

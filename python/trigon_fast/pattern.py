@@ -32,6 +32,7 @@ class PatternResult:
     symmetries: int = 1  # symmetries of the region used with unique=True
     interrupted: bool = False
     region: List[int] = field(default_factory=list)
+    method: str = "frontier"  # the search that ran: "frontier" or "mrv"
 
     @property
     def solvable(self) -> Optional[bool]:
@@ -106,7 +107,7 @@ def _piece_counts(pieces) -> List[int]:
 
 def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, all_solutions: bool = False, *,
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
-                  side: int = 9) -> PatternResult:
+                  side: int = 9, threads: int = 1, method: str = "auto") -> PatternResult:
     """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)
     exactly with ``pieces`` (names or indices, repeats allowed, or a mapping name -> count; by
     default one colour's 22 pieces, each used once). No contact rules apply.
@@ -115,6 +116,12 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     tells whether the count is exact, i.e. the search finished within ``time_limit``).
     ``unique=True`` counts one solution per symmetry class of the region. Ctrl-C stops the search
     and returns what was found (``interrupted``).
+
+    ``threads`` share the work when only counting (``all_solutions=True, max_solutions=0``).
+    ``method``: ``"frontier"`` fills the first empty cell along a sweep of the region (fast per
+    node; equal frontiers share their counts), ``"mrv"`` branches on the cell or piece with the
+    fewest options (better on ragged regions with bottlenecks); ``"auto"`` picks by the region's
+    compactness.
     """
     if side not in (8, 9):
         raise SolverError("board side must be 9 or 8")
@@ -122,10 +129,15 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     counts = _piece_counts(pieces)
     if time_limit is None or time_limit <= 0:
         raise SolverError("time_limit must be a positive number of seconds")
+    if method not in ("auto", "frontier", "mrv"):
+        raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
+    if not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
     out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
-                              max_stored=int(max_solutions), time_limit=float(time_limit))
+                              max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
+                              threads=threads)
     sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
     return PatternResult(count=int(out["count"]), solutions=sols, exhausted=bool(out["exhausted"]),
                          impossible=out["impossible"] or None, nodes=int(out["nodes"]),
                          seconds=float(out["seconds"]), symmetries=int(out["symmetries"]),
-                         interrupted=bool(out["interrupted"]), region=cells)
+                         interrupted=bool(out["interrupted"]), region=cells, method=out["method"])
