@@ -24,6 +24,7 @@ struct PatternOptions {
     double time_limit = 60.0;     // seconds; <= 0: none
     PatternMethod method = PatternMethod::Auto;  // Auto: Frontier on compact regions, else Mrv
     int threads = 1;                             // counting only: threads sharing the subtrees
+    long long node_limit = 0;                    // nodes (per thread, in steps of 4096); 0: none
 };
 
 struct PatternResult {
@@ -35,6 +36,7 @@ struct PatternResult {
     double seconds = 0;
     int symmetries = 1;                         // symmetries of the region (including identity)
     PatternMethod method = PatternMethod::Auto;  // the search that ran
+    bool node_limited = false;                   // node_limit ended it
 };
 
 // Called every few milliseconds on the calling thread while it searches; false stops the search.

@@ -29,21 +29,21 @@ struct LocalPuzzle {
     std::vector<std::array<std::int16_t, kMaxPieceSize>> cells;  // local placement -> local cells (-1 pad)
 };
 
-// Ranks of the local cells along the sweep (one of the lattice's three row directions, either
-// way) whose placements span the fewest ranks: a thin frontier, few shapes of uncovered set.
+// Ranks of the local cells along the sweep (one of the lattice's three row directions)
+// whose placements span the fewest ranks: a thin frontier, few shapes of uncovered set.
 inline std::vector<int> sweep_rank(const Geometry& geo, const LocalPuzzle& lp) {
     const int n = static_cast<int>(lp.cell_of.size());
     std::vector<int> best;
     long long best_span = -1;
-    for (int dir = 0; dir < 6; ++dir) {
-        // Lines of the lattice: b (board rows), a, and a + b; the position along a line breaks ties.
+    for (int dir = 0; dir < 3; ++dir) {
+        // Lines of the lattice: b (board rows), a, and a + b; the position along a line breaks
+        // ties. (Sweeping a direction backwards gives the same spans, so three are enough.)
         std::vector<std::array<int, 3>> key(n);
         for (int c = 0; c < n; ++c) {
             const LatticeCell& L = geo.lattice(lp.cell_of[c]);
-            const int line = dir / 2 == 0 ? L.b : dir / 2 == 1 ? L.a : L.a + L.b;
-            const int along = dir / 2 == 0 ? L.a : dir / 2 == 1 ? -L.b : L.b;
-            const int s = dir % 2 ? -1 : 1;
-            key[c] = {s * line, s * along, s * L.t};
+            const int line = dir == 0 ? L.b : dir == 1 ? L.a : L.a + L.b;
+            const int along = dir == 0 ? L.a : dir == 1 ? -L.b : L.b;
+            key[c] = {line, along, L.t};
         }
         std::vector<int> order(n);
         std::iota(order.begin(), order.end(), 0);
@@ -236,6 +236,7 @@ protected:
                 (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit) ||
                 (poll_ && !(*poll_)()))
                 aborted_ = done_ = true;
+            if (opt_.node_limit > 0 && res_.nodes >= opt_.node_limit) res_.node_limited = aborted_ = done_ = true;
         }
         return done_;
     }
