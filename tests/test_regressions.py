@@ -166,3 +166,14 @@ def test_record_while_another_thread_ends_the_game(nth):
             g._pos = g._pos._real
     assert g.is_over or nth > 2  # the other thread ended the game (when is_over was read that often)
     assert text in (before, g.to_blksgf())
+
+
+@pytest.mark.parametrize("line", ["\u0a6d\t\u6161", "\u0a6d play", "\u0663 version"])
+def test_gtp_id_must_be_ascii_digits(line):
+    # Found by the GTP fuzz target: a non-ASCII digit ("੭", Gurmukhi seven) passed str.isdigit()
+    # and was echoed as a command id, which GTP defines as ASCII digits only.
+    from trigon_fast.gtp import GtpEngine
+
+    reply = GtpEngine().handle(line)
+    assert reply.startswith("? ") and reply.endswith("\n\n"), reply
+    assert GtpEngine().handle("7 version").startswith("=7 ")

@@ -543,7 +543,7 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
 def _parse_typed_move(line: str, side: int) -> Move:
     """``PIECE ORIENTATION CELL`` (e.g. ``I6 0 q15``) or Pentobi's comma-separated cells."""
     tokens = line.split()
-    if len(tokens) == 3 and tokens[1].isdigit():
+    if len(tokens) == 3 and tokens[1].isascii() and tokens[1].isdigit():
         return Move.from_piece(tokens[0], int(tokens[1]), tokens[2], side)
     return Move.from_str(line.replace(" ", ""), side)
 

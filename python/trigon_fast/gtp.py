@@ -118,7 +118,7 @@ class GtpEngine:
             return "? empty command\n\n"  # an empty line is a bad command (the choice)
         words = _split_args(text)
         cmd_id = ""
-        if len(words) >= 2 and words[0].isdigit():
+        if len(words) >= 2 and words[0].isascii() and words[0].isdigit():  # GTP ids are ASCII digits
             cmd_id = words[0]
             text = text[len(words[0]):].strip()
             words = words[1:]
