@@ -1,15 +1,13 @@
 #include "solver/pattern.h"
 
-#include "solver/pattern_frontier.h"
-#include "solver/pattern_mrv.h"
-
 #include <algorithm>
-#include <chrono>
-#include <set>
-#include <stdexcept>
 #include <condition_variable>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
+
+#include "solver/pattern_frontier.h"
+#include "solver/pattern_mrv.h"
 
 namespace trigon::solver {
 
@@ -83,9 +81,8 @@ void search(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, 
     const RootOrbits root = root_orbits(t, lp, sym_maps);
     int copies = 0;
     for (int c : lp.copies) copies += c;
-    const bool counting = o.all_solutions && !o.unique && o.max_stored <= 0;
     const int threads = std::min(o.threads, 64);
-    if (!counting || threads <= 1 || copies < 3) {
+    if (!o.counting_only() || threads <= 1 || copies < 3) {
         search_one<W>(t, lp, o, method, stop, res, syms, root, nullptr, &poll);
         return;
     }
@@ -270,8 +267,7 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
     };
     // Pure counting: the region's symmetries divide the work, but finding them costs more than
     // a small count, so a short probe without them goes first (its nodes are counted).
-    const bool counting = options.all_solutions && !options.unique && options.max_stored <= 0;
-    if (counting && area >= kSymmetryMinArea) {
+    if (options.counting_only() && area >= kSymmetryMinArea) {
         PatternOptions probe = options;
         probe.threads = 1;
         probe.node_limit = options.node_limit > 0 ? std::min(options.node_limit, kProbeNodes) : kProbeNodes;

@@ -25,6 +25,9 @@ struct PatternOptions {
     PatternMethod method = PatternMethod::Auto;  // Auto: Frontier on compact regions, else Mrv
     int threads = 1;                             // counting only: threads sharing the subtrees
     long long node_limit = 0;                    // nodes (per thread, in steps of 4096); 0: none
+
+    // Pure counting: no solution is kept, so equal subproblems may share their counts.
+    bool counting_only() const { return all_solutions && !unique && max_stored <= 0; }
 };
 
 struct PatternResult {

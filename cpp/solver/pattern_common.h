@@ -98,7 +98,7 @@ inline void number_along_sweep(const Geometry& geo, LocalPuzzle& lp) {
 template <int W>
 class CountMemo {
 public:
-    const long long* find(const BitSet<W>& R, std::uint64_t tag) const {
+    const long long* find(const BitSet<W>& R, std::uint64_t tag) {
         if (slots_.empty()) return nullptr;
         const Entry* e = slot(R, tag, hash_of(R, tag));
         return e && e->pieces == tag ? &e->count : nullptr;
@@ -133,11 +133,11 @@ private:
     }
 
     // The entry for (R, tag) or the empty slot where it would go, within 8 probes.
-    Entry* slot(const BitSet<W>& R, std::uint64_t tag, std::uint64_t h) const {
+    Entry* slot(const BitSet<W>& R, std::uint64_t tag, std::uint64_t h) {
         const std::size_t mask = slots_.size() - 1;
         std::size_t i = static_cast<std::size_t>(h) & mask;
         for (int probe = 0; probe < 8; ++probe, i = (i + 1) & mask) {
-            Entry& e = const_cast<Entry&>(slots_[i]);
+            Entry& e = slots_[i];
             if (e.pieces == 0) return &e;
             if (e.pieces == tag) {
                 bool same = true;
@@ -199,8 +199,7 @@ public:
             for (int p = 0; p < pieces_; ++p) step_[p] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(2 * p + 1);
     }
 
-    // Pure counting: no solution is kept, so equal subproblems may share their counts.
-    bool counting() const { return opt_.all_solutions && !opt_.unique && opt_.max_stored <= 0; }
+    bool counting() const { return opt_.counting_only(); }
 
     // Sets the result's count and exactness once the search is over.
     void finish(long long counted) {
