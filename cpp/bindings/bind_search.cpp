@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "bindings/interrupt.h"
 #include "search/mcts.h"
 
 namespace py = pybind11;
@@ -78,12 +79,7 @@ void bind_search(py::module_& m) {
             bool interrupted = false;
             Searcher::Poll poll = [&interrupted] {
                 py::gil_scoped_acquire gil;
-                if (PyErr_CheckSignals() != 0) {
-                    PyErr_Clear();
-                    interrupted = true;
-                    return false;
-                }
-                return true;
+                return !bindings::consume_ctrl_c(interrupted);
             };
             Searcher::Progress prog;
             if (!progress.is_none())

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 
+#include "bindings/interrupt.h"
 #include "core/position.h"
 #include "solver/exact.h"
 #include "solver/pattern.h"
@@ -50,11 +51,7 @@ auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f) {
             st = fut.wait_for(std::chrono::milliseconds(20));
         }
         if (st == std::future_status::ready) break;
-        if (!interrupted && PyErr_CheckSignals() != 0) {
-            PyErr_Clear();
-            interrupted = true;
-            stop.store(true);
-        }
+        if (bindings::consume_ctrl_c(interrupted)) stop.store(true);
     }
     return fut.get();
 }
@@ -133,11 +130,7 @@ void bind_solver(py::module_& m) {
                 // The search runs on this thread with the GIL released and polls for Ctrl-C.
                 const solver::PatternPoll poll = [&interrupted] {
                     py::gil_scoped_acquire gil;
-                    if (PyErr_CheckSignals() != 0) {
-                        PyErr_Clear();
-                        interrupted = true;
-                    }
-                    return !interrupted;
+                    return !bindings::consume_ctrl_c(interrupted);
                 };
                 py::gil_scoped_release release;
                 r = solver::solve_pattern(side, cells, pc, o, &stop, poll);
@@ -188,10 +181,8 @@ void bind_solver(py::module_& m) {
                     py::gil_scoped_release release;
                     search.wait_for(0.02);
                 }
-                if (PyErr_CheckSignals() != 0) {
+                if (bindings::consume_ctrl_c(interrupted)) {
                     // Ctrl-C: keep the best found so far and hand it back instead of raising.
-                    PyErr_Clear();
-                    interrupted = true;
                     search.stop();
                     break;
                 }
