@@ -8,8 +8,9 @@ number of pieces each colour still has.
 Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
 (random play packs badly, so the all-colour question is usually a "no" to prove) or by the
 search at level 3 (one thread per game), and complete solo-puzzle solutions taken back the same
-way (always a "yes" to find). Questions: all colours
-at once, each colour alone (can_place_all(game, [c])), and max_placeable for each colour.
+way (always a "yes" to find). Questions: all colours at once (with, where not proven, how many
+triangles the best layout found left unplaced), each colour alone (can_place_all(game, [c])),
+and max_placeable for each colour.
 Prints one JSON object.
 """
 
@@ -70,12 +71,15 @@ def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0) -> dict:
             games = list(positions(kind, left, seeds))
             rows = {}
             for question in ("all_colours", "one_colour", "max_placeable"):
-                answers, secs = [], []
+                answers, secs, shortfall = [], [], []
                 for g in games:
                     if question == "all_colours":
                         t0 = time.perf_counter()
-                        answers.append(tf.can_place_all(g, time_limit=limit).answer)
+                        r = tf.can_place_all(g, time_limit=limit)
+                        answers.append(r.answer)
                         secs.append(time.perf_counter() - t0)
+                        if r.answer is None and r.best_triangles is not None:
+                            shortfall.append(r.target_triangles - r.best_triangles)
                         continue
                     for c in g.variant.colours:
                         t0 = time.perf_counter()
@@ -86,6 +90,8 @@ def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0) -> dict:
                             answers.append(True if r.proven else None)  # True: the maximum is exact
                         secs.append(time.perf_counter() - t0)
                 rows[question] = _summary(answers, secs)
+                if shortfall:  # not proven: triangles the guided search's best layout left unplaced
+                    rows[question]["best_layout_unplaced"] = sorted(shortfall)
             out[f"{kind}_{left}_left"] = rows
     return out
 

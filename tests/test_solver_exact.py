@@ -220,6 +220,11 @@ def test_max_placeable_matches_enumeration(seed):
         assert res.answer == (expected == left_sizes)
 
 
+def _area_left(g):
+    size = dict(zip(tf.PIECE_NAMES, tf.PIECE_SIZES))
+    return sum(size[p] for c in g.variant.colours for p in g.pieces_left(c))
+
+
 def test_can_place_all_yes_with_witness_from_a_solution():
     sol = tf.solve_solo(seed=4, time_limit=30)
     g = tf.Game(tf.Variant.SOLO)
@@ -229,6 +234,26 @@ def test_can_place_all_yes_with_witness_from_a_solution():
     assert r.answer is True and r.proven
     assert r.witness_game is not None
     assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
+    assert r.best_triangles == r.target_triangles == _area_left(g)
+    assert r.best_layout == r.witness
+
+
+def test_can_place_all_not_proven_gives_the_best_layout_found():
+    # Random play, taken back to twelve pieces a colour: the four colours together are beyond
+    # the exhaustive search in a second, so the answer rests on the guided search's best layout.
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=0)
+    while len(g.history) > 40:
+        g.undo()
+    before = g.to_blksgf()
+    r = tf.can_place_all(g, time_limit=1)
+    assert g.to_blksgf() == before
+    assert r.answer is None and not r.proven
+    assert r.target_triangles == _area_left(g)
+    assert r.best_triangles is not None and 0 < r.best_triangles < r.target_triangles
+    h = g.copy()
+    for c, m in r.best_layout:  # legal in this order, the others passing
+        h.play(m, colour=c)
+    assert sum(m.size for _, m in r.best_layout) == r.best_triangles
 
 
 def test_can_place_all_no_at_a_blocked_end():

@@ -64,6 +64,10 @@ py::dict exact_dict(const solver::ExactResult& r, bool interrupted) {
     py::list w;
     for (auto [c, id] : r.witness) w.append(py::make_tuple(c, id));
     d["witness"] = w;
+    py::list best;
+    for (auto [c, id] : r.best_layout) best.append(py::make_tuple(c, id));
+    d["best_layout"] = best;
+    d["best_triangles"] = r.best_triangles;
     d["nodes"] = r.nodes;
     d["seconds"] = r.seconds;
     d["interrupted"] = interrupted;

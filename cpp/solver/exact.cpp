@@ -232,7 +232,9 @@ private:
 
 }  // namespace
 
-ExactResult can_place_all(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
+namespace {
+
+ExactResult place_all_stages(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
     const auto t0 = Clock::now();
     ExactResult r;
     if (options.heuristic) {
@@ -240,7 +242,7 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
         ExactOptions quick = options;
         quick.heuristic = false;
         quick.node_limit = options.node_limit > 0 ? std::min<long long>(options.node_limit, 20000) : 20000;
-        r = can_place_all(start, quick, stop);
+        r = place_all_stages(start, quick, stop);
         if (r.answer >= 0 || (options.node_limit > 0 && options.node_limit <= quick.node_limit)) {
             r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             return r;
@@ -311,6 +313,9 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
             return r;
         }
         r.nodes += heuristic.stats().nodes;
+        r.best_layout = heuristic.best_partial_moves();
+        r.best_triangles = 0;
+        for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
     }
     ExactOptions rest = options;
     if (rest.time_limit > 0)
@@ -322,6 +327,19 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
     if (r.answer == 1) r.witness = s->witness();
     r.nodes += s->nodes();
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+}
+
+}  // namespace
+
+ExactResult can_place_all(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
+    ExactResult r = place_all_stages(start, options, stop);
+    if (r.answer == 1) {
+        r.best_layout = r.witness;
+        r.best_triangles = 0;
+        for (int c = 0; c < kNumColours; ++c)
+            if ((options.colours >> c & 1) && start.in_play(c)) r.best_triangles += area_left(start, c);
+    }
     return r;
 }
 

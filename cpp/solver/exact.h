@@ -26,6 +26,10 @@ struct ExactResult {
     bool proven = false;                       // max_placeable: the maximum is exact
     int max_triangles = 0;                     // max_placeable: best found (exact when proven)
     std::vector<std::pair<int, int>> witness;  // (colour, id) legal in this order, others passing
+    // can_place_all: the most triangles of the colours' pieces left that one layout found placed
+    // (the witness's when yes; -1 when the search ended before the guided search ran), and it.
+    int best_triangles = -1;
+    std::vector<std::pair<int, int>> best_layout;
     long long nodes = 0;
     double seconds = 0;
 };

@@ -366,6 +366,14 @@ SoloSolution SoloSearch::best() const {
     return replay_layout(shared_->start, lists);
 }
 
+std::vector<std::pair<int, int>> SoloSearch::best_partial_moves() const {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    std::vector<std::pair<int, int>> moves;
+    for (int c = 0; c < kNumColours; ++c)
+        for (int id : shared_->best_partial[c]) moves.push_back({c, id});
+    return moves;
+}
+
 SoloSolution solve_solo(const Position& start, const SoloOptions& options, SoloStats* stats) {
     SoloSearch search(start, options);
     search.start();

@@ -68,6 +68,9 @@ public:
     // The answer: the first complete solution, else the best partial layout replayed (with any
     // forced extra moves) into a legal game, marked incomplete.
     SoloSolution best() const;
+    // The placements of the branch that placed the most triangles, colour by colour (each
+    // colour's list legal in that order; the colours do not constrain each other's order).
+    std::vector<std::pair<int, int>> best_partial_moves() const;
 
     struct Shared;  // state shared by the workers (defined in solo.cpp)
 

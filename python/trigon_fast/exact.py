@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from . import _core
@@ -22,6 +22,12 @@ class PlaceAllResult:
     nodes: int
     seconds: float
     interrupted: bool = False
+    # Triangles of the colours' pieces left (what a "yes" places), and the most of them that one
+    # layout found placed: the witness's on a "yes"; on "not proven" the guided search's best,
+    # a lower bound on what can be placed; None when no such layout was looked for.
+    target_triangles: int = 0
+    best_triangles: Optional[int] = None
+    best_layout: List[Tuple[Colour, Move]] = field(default_factory=list)
 
     @property
     def proven(self) -> bool:
@@ -78,7 +84,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     colour, 10% each for several: one that cannot place everything alone decides "no", and
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets 30% of
     the time to find a witness, and the exhaustive search the rest. ``node_limit`` bounds the
-    exhaustive parts."""
+    exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
+    much the best layout the guided search found places (``best_layout``, legal in that order):
+    what can surely be placed, not a bound on what can."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     if time_limit is None or time_limit <= 0:
@@ -87,8 +95,15 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
                             node_limit=int(node_limit), heuristic=bool(heuristic))
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
+    mask = _colours_mask(game, colours)
+    sizes = _core.piece_sizes()
+    target = sum(sizes[p] for c in range(4) if mask >> c & 1 for p in range(22) if game.position.pieces_left(c) >> p & 1)
+    best = int(r["best_triangles"])
+    layout = moves if answer else (_witness(game, r["best_layout"])[0] if best > 0 else [])
     return PlaceAllResult(answer=answer, witness=moves, witness_game=wg, nodes=int(r["nodes"]),
-                          seconds=float(r["seconds"]), interrupted=bool(r["interrupted"]))
+                          seconds=float(r["seconds"]), interrupted=bool(r["interrupted"]),
+                          target_triangles=target, best_triangles=None if best < 0 else best,
+                          best_layout=layout)
 
 
 def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: int = 0) -> MaxPlaceResult:
