@@ -91,6 +91,17 @@ MoveTable::MoveTable(int side) : geo_(geometry(side)) {
         for (int i = 0; i < pl.size; ++i) sorted[i] = pl.cells[i];
         by_key_.emplace(key(sorted, pl.size), static_cast<std::uint16_t>(id));
     }
+    // First id by (lowest cell, piece): the sort above kept the pieces in order within a cell.
+    anchored_.assign(static_cast<std::size_t>(n) * kNumPieces + 1, static_cast<std::uint16_t>(np));
+    for (int id = np - 1; id >= 0; --id) {
+        const std::size_t i = static_cast<std::size_t>(placements_[id].cells[0]) * kNumPieces + placements_[id].piece;
+        anchored_[i] = static_cast<std::uint16_t>(id);
+    }
+    for (std::size_t i = anchored_.size() - 1; i-- > 0;) anchored_[i] = std::min(anchored_[i], anchored_[i + 1]);
+    for (int id = 0; id < np; ++id) {  // each range holds exactly its placements
+        const auto [first, last] = anchored(placements_[id].cells[0], placements_[id].piece);
+        if (id < first || id >= last) throw std::logic_error("placements not ordered by lowest cell and piece");
+    }
     // Candidate lists by (cell, forbidden-neighbour status, piece).
     index_.assign(static_cast<std::size_t>(n) * kNumLocalStatus * kNumPieces, {0, 0});
     std::vector<std::vector<std::uint16_t>> by_cell_piece(static_cast<std::size_t>(n) * kNumPieces);
@@ -183,6 +194,7 @@ std::size_t MoveTable::memory_bytes() const {
     b += (cells_.size() + adj_.size() + attach_.size() + alt_forbid_.size()) * sizeof(Bitboard);
     b += (touch_.size() + side_.size()) * sizeof(VertexSet);
     b += lists_.size() * sizeof(std::uint16_t) + index_.size() * sizeof(index_[0]);
+    b += anchored_.size() * sizeof(std::uint16_t);
     b += by_key_.size() * (sizeof(std::uint64_t) + sizeof(std::uint16_t) + 2 * sizeof(void*));
     for (auto& s : symmetric_) b += s.size() * sizeof(std::uint16_t);
     b += sparse_words_.size() * sizeof(std::uint64_t) + (covers_.size() + side_covers_.size()) * sizeof(SparseSet);

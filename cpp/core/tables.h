@@ -69,6 +69,13 @@ public:
         return {lists_.data() + e.first, lists_.data() + e.first + e.second};
     }
 
+    // Ids [first, last) of the placements of `piece` whose lowest cell is `cell` (ids are
+    // ordered by lowest cell, then piece), so each placement inside a region is found once.
+    std::pair<int, int> anchored(int cell, int piece) const {
+        const std::size_t i = static_cast<std::size_t>(cell) * kNumPieces + piece;
+        return {anchored_[i], anchored_[i + 1]};
+    }
+
     // The placement covering exactly these cells (any order, duplicates rejected), or -1.
     int find(const int* cells, int n) const;
     // Image of a placement under board symmetry k (0..11).
@@ -107,6 +114,7 @@ private:
     std::vector<VertexSet> touch_, side_;
     std::vector<std::uint16_t> lists_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> index_;
+    std::vector<std::uint16_t> anchored_;  // (cell, piece) -> first id; one past the end last
     std::unordered_map<std::uint64_t, std::uint16_t> by_key_;
     std::array<std::vector<std::uint16_t>, kNumSymmetries> symmetric_;
     std::array<int, kNumPieces> piece_count_{};

@@ -224,18 +224,26 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
         lp.piece_of.push_back(p);
         lp.copies.push_back(piece_counts[p]);
     }
+    std::size_t candidates = 0;  // an upper bound on the placements inside, to allocate once
+    for (int c : lp.cell_of)
+        for (int p : lp.piece_of) {
+            const auto [first, last] = t.anchored(c, p);
+            candidates += static_cast<std::size_t>(last - first);
+        }
+    lp.ids.reserve(candidates);
+    lp.piece.reserve(candidates);
+    lp.cells.reserve(candidates);
     Bitboard coverable;
     for (int c : lp.cell_of)
         for (int p : lp.piece_of)
-            for (auto id : t.at(c, 0, p)) {
+            for (auto [id, last] = t.anchored(c, p); id < last; ++id) {
                 const Placement& pl = t.placement(id);
-                if (pl.cells[0] != c) continue;
                 std::array<std::int16_t, kMaxPieceSize> lc;
                 lc.fill(-1);
                 bool inside = true;
                 for (int i = 0; i < pl.size && inside; ++i) inside = (lc[i] = local[pl.cells[i]]) >= 0;
                 if (!inside) continue;
-                lp.ids.push_back(id);
+                lp.ids.push_back(static_cast<std::uint16_t>(id));
                 lp.piece.push_back(static_cast<std::uint8_t>(local_piece[p]));
                 lp.cells.push_back(lc);
                 coverable |= t.cells_mask(id);

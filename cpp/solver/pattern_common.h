@@ -78,13 +78,18 @@ inline void number_along_sweep(const Geometry& geo, LocalPuzzle& lp) {
                 c = static_cast<std::int16_t>(rank[c]);
                 low[q] = std::min(low[q], static_cast<int>(c));
             }
+    // By lowest cell, then piece: the order the frontier search walks.
     std::vector<int> order(np);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return low[a] < low[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b]; });
     LocalPuzzle out;
     out.cell_of = std::move(cell_of);
     out.piece_of = lp.piece_of;
     out.copies = lp.copies;
+    out.ids.reserve(np);
+    out.piece.reserve(np);
+    out.cells.reserve(np);
     for (int q : order) {
         out.ids.push_back(lp.ids[q]);
         out.piece.push_back(lp.piece[q]);
@@ -106,7 +111,7 @@ public:
 
     void store(const BitSet<W>& R, std::uint64_t tag, long long count) {
         static constexpr std::size_t kMaxSlots = (std::size_t{128} << 20) / sizeof(Entry);
-        if (slots_.empty()) slots_.resize(1024);
+        if (slots_.empty()) slots_.resize(64);  // small puzzles need few; it grows fourfold
         if (2 * (used_ + 1) > slots_.size() && 4 * slots_.size() <= kMaxSlots) grow();
         if (Entry* s = slot(R, tag, hash_of(R, tag))) {
             if (s->pieces == 0) ++used_;

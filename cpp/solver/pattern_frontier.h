@@ -32,16 +32,16 @@ public:
                 }
         std::vector<int> order(np);
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b];
-        });
+        const auto before = [&](int a, int b) { return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b]; };
+        // number_along_sweep leaves them in this order already
+        if (!std::is_sorted(order.begin(), order.end(), before)) std::stable_sort(order.begin(), order.end(), before);
         start_.assign(ncells + 1, 0);
         for (int q = 0; q < np; ++q) ++start_[low[q] + 1];
         for (int c = 0; c < ncells; ++c) start_[c + 1] += start_[c];
         nb_.resize(ncells);
         const Geometry& geo = t.geo();
-        std::vector<int> local(geo.num_cells(), -1);
-        for (int c = 0; c < ncells; ++c) local[lp.cell_of[c]] = c;
+        std::vector<std::int16_t> local(geo.num_cells(), -1);
+        for (int c = 0; c < ncells; ++c) local[lp.cell_of[c]] = static_cast<std::int16_t>(c);
         for (int c = 0; c < ncells; ++c)
             for (int x : geo.edge_neighbours(lp.cell_of[c]))
                 if (local[x] >= 0) nb_[c].set(local[x]);

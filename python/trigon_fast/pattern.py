@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, List, Mapping, Optional, Sequence, Union
+from functools import lru_cache
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board, piece_index
@@ -69,6 +70,10 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
 
 def _region_cells(region, side: int) -> List[int]:
     b = board(side)
+    if isinstance(region, (list, tuple)) and region and all(type(c) is int for c in region):
+        # The common case (indices, as parse_region returns them), checked in one pass of builtins.
+        if min(region) >= 0 and max(region) < b.num_cells and len(set(region)) == len(region):
+            return list(region)
     if isinstance(region, str):
         if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region:
             return parse_region(region, side)
@@ -90,9 +95,21 @@ def _region_cells(region, side: int) -> List[int]:
 
 
 def _piece_counts(pieces) -> List[int]:
-    counts = [0] * len(PIECE_NAMES)
     if pieces is None:
         return [1] * len(PIECE_NAMES)
+    if isinstance(pieces, (list, tuple)) and all(type(p) is str for p in pieces):
+        return list(_named_piece_counts(tuple(pieces)))  # a copy: the cached tuple stays as it is
+    return _counts_of(pieces)
+
+
+@lru_cache(maxsize=256)
+def _named_piece_counts(names: Tuple[str, ...]) -> Tuple[int, ...]:
+    """Counts of a list of piece names, cached: puzzles are often solved again and again."""
+    return tuple(_counts_of(names))
+
+
+def _counts_of(pieces) -> List[int]:
+    counts = [0] * len(PIECE_NAMES)
     items = pieces.items() if isinstance(pieces, Mapping) else Counter(pieces).items()
     for p, n in items:
         try:
