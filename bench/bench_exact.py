@@ -2,13 +2,15 @@
 (proven yes / proven no / not proven) within a time limit, and how long they take, by the
 number of pieces each colour still has.
 
-    python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5]
+    python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5] [--threads 1,2]
     python -m pytest bench/bench_exact.py --benchmark-enable
 
 Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
 (random play packs badly, so the all-colour question is usually a "no" to prove) or by the
 search at level 3 (one thread per game), and complete solo-puzzle solutions taken back the same
-way (always a "yes" to find). Questions: all colours at once (with, where not proven, how many
+way (always a "yes" to find), and near misses: a solution taken back to `left` pieces with its
+last eight moves replaced by random legal ones (the "did I spoil it?" question; some "yes",
+some short of a complete layout by a few triangles). Questions: all colours at once (with, where not proven, how many
 triangles the best layout found left unplaced), each colour alone (can_place_all(game, [c])),
 and max_placeable for each colour.
 Prints one JSON object.
@@ -20,9 +22,12 @@ import argparse
 import json
 import statistics
 import sys
+import random
 import time
 
 import trigon_fast as tf
+
+NEAR_MISS_MOVES = 8  # moves of a solution replaced by random ones in a near-miss position
 
 
 def _take_back(game: tf.Game, left: int):
@@ -41,6 +46,19 @@ def positions(kind: str, left: int, seeds):
         played = batch.play_games(tf.Variant.FOUR_PLAYER, games=len(seeds), seed=seeds[0], policy="search",
                                   level=3, threads=1)
     for k, seed in enumerate(seeds):
+        if kind == "near_miss":
+            g = tf.solve_solo(seed=seed, time_limit=30).game
+            target = sum(1 for c in g.variant.colours) * (22 - left)
+            while len(g.history) > target - NEAR_MISS_MOVES:
+                g.undo()
+            rng = random.Random(seed)
+            for _ in range(NEAR_MISS_MOVES):
+                moves = list(g.legal_moves)
+                if not moves:
+                    break
+                g.push(rng.choice(moves))
+            yield g
+            continue
         if kind == "random":
             g = tf.random_game(tf.Variant.FOUR_PLAYER, seed)
         elif kind == "search":
@@ -64,18 +82,23 @@ def _summary(answers, seconds) -> dict:
     }
 
 
-def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0) -> dict:
+KINDS = ("random", "search", "solution", "near_miss")
+
+
+def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
-    for kind in ("random", "search", "solution"):
+    # The all-colour question with each thread count ("all_colours_2t": two threads).
+    all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads]
+    for kind in kinds:
         for left in lefts:
             games = list(positions(kind, left, seeds))
             rows = {}
-            for question in ("all_colours", "one_colour", "max_placeable"):
+            for question in [q for q, _ in all_qs] + ["one_colour", "max_placeable"]:
                 answers, secs, shortfall = [], [], []
                 for g in games:
-                    if question == "all_colours":
+                    if question.startswith("all_colours"):
                         t0 = time.perf_counter()
-                        r = tf.can_place_all(g, time_limit=limit)
+                        r = tf.can_place_all(g, time_limit=limit, threads=dict(all_qs)[question])
                         answers.append(r.answer)
                         secs.append(time.perf_counter() - t0)
                         if r.answer is None and r.best_triangles is not None:
@@ -112,9 +135,15 @@ def main(argv=None) -> int:
     ap.add_argument("--left", default="12,10,9,6")
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--limit", type=float, default=5.0)
+    ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))
     args = ap.parse_args(argv)
     lefts = tuple(int(x) for x in args.left.split(","))
-    json.dump(measure(lefts, range(args.seeds), args.limit), sys.stdout, indent=1)
+    threads = tuple(int(x) for x in args.threads.split(","))
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    if any(k not in KINDS for k in kinds):
+        ap.error(f"--kinds: choose from {', '.join(KINDS)}")
+    json.dump(measure(lefts, range(args.seeds), args.limit, threads, kinds), sys.stdout, indent=1)
     print()
     return 0
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <memory>
+#include <thread>
 #include <unordered_set>
 
 #include "core/random.h"
@@ -77,22 +78,27 @@ private:
     }
 
     // Cells colour c could ever cover: free cells joined to its attach points (or free start
-    // cells) through chains of touching free cells.
-    Bitboard reach_of(const Position& P, int c, const Bitboard& fr) {
+    // cells) through chains of touching free cells, at most area - 1 steps long: the colour's
+    // new cells form such a chain from a seed it covers to any cell it covers.
+    Bitboard reach_of(const Position& P, int c, const Bitboard& fr, int area) {
         Bitboard seeds = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
         Bitboard reach = seeds;
         flood_.clear();
         seeds.for_each([&](int x) { flood_.push_back(x); });
-        while (!flood_.empty()) {
-            int x = flood_.back();
-            flood_.pop_back();
-            for (int i = nb_off_[x]; i < nb_off_[x + 1]; ++i) {
-                int y = nb_[i];
-                if (fr.test(y) && !reach.test(y)) {
-                    reach.set(y);
-                    flood_.push_back(y);
+        std::size_t ring = 0;  // flood_[ring..] is the last ring, one step further than the one before
+        for (int step = 1; step < area && ring < flood_.size(); ++step) {
+            const std::size_t end = flood_.size();
+            for (std::size_t k = ring; k < end; ++k) {
+                const int x = flood_[k];
+                for (int i = nb_off_[x]; i < nb_off_[x + 1]; ++i) {
+                    const int y = nb_[i];
+                    if (fr.test(y) && !reach.test(y)) {
+                        reach.set(y);
+                        flood_.push_back(y);
+                    }
                 }
             }
+            ring = end;
         }
         return reach;
     }
@@ -108,8 +114,8 @@ private:
             const std::uint32_t left = P.pieces_left(c);
             if (!left) continue;
             const Bitboard fr = geo_.all_cells() - P.forbidden(c);
-            const Bitboard reach = reach_of(P, c, fr);
             const int area = area_of(left);
+            const Bitboard reach = reach_of(P, c, fr, area);
             const int room = reach.count();
             if (mode_ == Mode::AllPlaced && area > room) return false;
             all_reach |= reach;
@@ -234,6 +240,52 @@ private:
 
 namespace {
 
+// The last stage on several threads: the guided search (threads - 1 of them) looks for a "yes"
+// while the exhaustive search on this thread looks for either answer, both with all the time
+// left; the first to settle it stops the other. (One after the other, a near-miss endgame's
+// "yes" can need more than the guided search's 30%, and a "no" more than the exhaustive 70%.)
+ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop,
+                                     Clock::time_point t0, ExactResult r) {
+    const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
+    SoloOptions so;
+    so.colours = options.colours;
+    so.triangle_last = false;
+    so.threads = std::min(options.threads, 64) - 1;
+    so.time_limit = left;
+    SoloSearch guided(start, so);
+    guided.start();
+    std::atomic<bool> halt{false}, exhaustive_done{false};
+    std::thread watcher([&] {
+        while (!guided.wait_for(0.01))
+            if ((stop && stop->load()) || exhaustive_done.load()) guided.stop();
+        if ((stop && stop->load()) || !guided.solutions().empty()) halt = true;
+    });
+    ExactOptions rest = options;
+    rest.time_limit = left;
+    auto s = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, rest, &halt);
+    const bool found = s->run();
+    exhaustive_done = true;
+    watcher.join();
+    guided.join();
+    r.nodes += s->nodes() + guided.stats().nodes;
+    const auto sols = guided.solutions();
+    if (!sols.empty()) {
+        r.answer = 1;
+        r.witness = sols.front().moves;
+    } else if (!s->aborted()) {
+        r.answer = found ? 1 : 0;
+        if (found) r.witness = s->witness();
+    } else {
+        r.answer = -1;
+        r.best_layout = guided.best_partial_moves();
+        r.best_triangles = 0;
+        for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
+    }
+    r.proven = r.answer >= 0;
+    r.seconds = since(t0);
+    return r;
+}
+
 ExactResult place_all_stages(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
     const auto t0 = Clock::now();
     ExactResult r;
@@ -292,6 +344,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
             return r;
         }
     }
+    if (options.heuristic && options.threads >= 2) return guided_beside_exhaustive(start, options, stop, t0, r);
     if (options.heuristic) {
         // A "yes" is usually found far sooner by the solo solver's guided search.
         SoloOptions so;

@@ -19,6 +19,7 @@ struct ExactOptions {
     long long node_limit = 0;        // 0: none
     std::size_t tt_capacity = 1u << 22;
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
+    int threads = 1;                 // can_place_all: >= 2 runs the guided search (threads - 1) beside the exhaustive one
 };
 
 struct ExactResult {

@@ -75,7 +75,7 @@ def _witness(game: Game, pairs) -> Tuple[List[Tuple[Colour, Move]], Game]:
 
 
 def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_limit: int = 0,
-                  heuristic: bool = True) -> PlaceAllResult:
+                  heuristic: bool = True, threads: int = 1) -> PlaceAllResult:
     """Can every remaining piece of ``colours`` (default: all colours in play) still be placed if
     the other colours place nothing more? ``answer`` is True with a witness, False when an
     exhaustive search proved it impossible, None when the limits ended the search first.
@@ -86,13 +86,19 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     the time to find a witness, and the exhaustive search the rest. ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
     much the best layout the guided search found places (``best_layout``, legal in that order):
-    what can surely be placed, not a bound on what can."""
+    what can surely be placed, not a bound on what can.
+
+    ``threads`` >= 2 (with ``heuristic``): after the single colours, the guided search runs on
+    ``threads - 1`` threads beside the exhaustive search, both with all the time left, and the
+    first to settle the question stops the other (sooner answers on near-miss endgames)."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     if time_limit is None or time_limit <= 0:
         raise SolverError("time_limit must be a positive number of seconds")
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
+        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
-                            node_limit=int(node_limit), heuristic=bool(heuristic))
+                            node_limit=int(node_limit), heuristic=bool(heuristic), threads=threads)
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
     mask = _colours_mask(game, colours)
