@@ -240,6 +240,23 @@ private:
 
 namespace {
 
+// The guided search as can_place_all runs it: the colours asked, the triangle anywhere.
+SoloOptions guided_options(const ExactOptions& options, double time_limit, int threads) {
+    SoloOptions so;
+    so.colours = options.colours;
+    so.triangle_last = false;
+    so.time_limit = time_limit;
+    so.threads = threads;
+    return so;
+}
+
+// The layout to report when not proven, and the triangles it places.
+void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pair<int, int>> layout) {
+    r.best_layout = std::move(layout);
+    r.best_triangles = 0;
+    for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
+}
+
 // The last stage on several threads: the guided search (threads - 1 of them) looks for a "yes"
 // while the exhaustive search on this thread looks for either answer, both with all the time
 // left; the first to settle it stops the other. (One after the other, a near-miss endgame's
@@ -247,12 +264,7 @@ namespace {
 ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop,
                                      Clock::time_point t0, ExactResult r) {
     const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
-    SoloOptions so;
-    so.colours = options.colours;
-    so.triangle_last = false;
-    so.threads = std::min(options.threads, 64) - 1;
-    so.time_limit = left;
-    SoloSearch guided(start, so);
+    SoloSearch guided(start, guided_options(options, left, std::min(options.threads, 64) - 1));
     guided.start();
     std::atomic<bool> halt{false}, exhaustive_done{false};
     std::thread watcher([&] {
@@ -277,9 +289,7 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
         if (found) r.witness = s->witness();
     } else {
         r.answer = -1;
-        r.best_layout = guided.best_partial_moves();
-        r.best_triangles = 0;
-        for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
+        set_best_layout(r, start, guided.best_partial_moves());
     }
     r.proven = r.answer >= 0;
     r.seconds = since(t0);
@@ -347,11 +357,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     if (options.heuristic && options.threads >= 2) return guided_beside_exhaustive(start, options, stop, t0, r);
     if (options.heuristic) {
         // A "yes" is usually found far sooner by the solo solver's guided search.
-        SoloOptions so;
-        so.colours = options.colours;
-        so.triangle_last = false;
-        so.time_limit = options.time_limit > 0 ? options.time_limit * 0.3 : 5.0;
-        SoloSearch heuristic(start, so);
+        SoloSearch heuristic(start, guided_options(options, options.time_limit > 0 ? options.time_limit * 0.3 : 5.0, 1));
         heuristic.start();
         while (!heuristic.wait_for(0.01))
             if (stop && stop->load()) heuristic.stop();
@@ -366,9 +372,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
             return r;
         }
         r.nodes += heuristic.stats().nodes;
-        r.best_layout = heuristic.best_partial_moves();
-        r.best_triangles = 0;
-        for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
+        set_best_layout(r, start, heuristic.best_partial_moves());
     }
     ExactOptions rest = options;
     if (rest.time_limit > 0)
