@@ -138,6 +138,15 @@ def test_pattern_counts_match_brute_force(picture, pieces):
         assert first.count == (1 if expected else 0), method
         if expected:
             assert frozenset((m.piece_index, frozenset(m.cell_indices)) for m in first.solutions[0]) in set(expected)
+    # Prepared once, solved again and again with other options: the same answers.
+    puzzle = tf.PatternPuzzle(region, pieces=pieces)
+    for _ in range(2):
+        for method in ("frontier", "mrv"):
+            r = puzzle.solve(all_solutions=True, method=method)
+            got = {frozenset((m.piece_index, frozenset(m.cell_indices)) for m in s) for s in r.solutions}
+            assert r.exhausted and got == set(expected), method
+            assert puzzle.solve(all_solutions=True, max_solutions=0, method=method, threads=2).count == len(expected)
+            assert puzzle.solve(all_solutions=True, unique=True, method=method).count == len(classes)
 
 
 def test_some_pattern_has_solutions():
@@ -180,6 +189,53 @@ def test_pattern_bad_input():
         tf.solve_pattern(["r15", "r15"], pieces=["2"])
     with pytest.raises(ValueError):
         tf.solve_pattern(["r15"], pieces=["Q9"])
+
+
+def test_pattern_puzzle_prepared():
+    hexagon = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+    p = tf.PatternPuzzle(hexagon, pieces=["V", "P6", "F", "A6"])
+    assert p.impossible is None and p.num_placements > 0
+    assert p.region == tf.parse_region(hexagon) and p.pieces == {"V": 1, "P6": 1, "F": 1, "A6": 1}
+    assert p.solve(all_solutions=True, max_solutions=0).count == 24
+    # The repr pastes back.
+    q = eval(repr(p), {"PatternPuzzle": tf.PatternPuzzle})
+    assert q.region == p.region and q.pieces == p.pieces and q.solve(all_solutions=True).count == 24
+    # Found impossible while preparing: said at once, and solve() says it too.
+    for picture, pieces, reason in (("xxxxxx\nxxxxxx", None, "area mismatch"),
+                                    ("xxx....xxx", {"2": 3}, "separate part of 3"),
+                                    ("x...xxxxx", {"I3": 2}, "")):
+        bad = tf.PatternPuzzle(picture, pieces=pieces)
+        assert bad.impossible and reason in bad.impossible and bad.num_placements == 0
+        r = bad.solve(all_solutions=True)
+        assert r.count == 0 and r.exhausted and r.impossible == bad.impossible
+    # The empty region: one (empty) cover.
+    assert tf.PatternPuzzle([], pieces={}).solve(all_solutions=True).count == 1
+
+
+def test_pattern_puzzle_bad_input_and_options():
+    for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"])):
+        with pytest.raises(tf.SolverError):
+            tf.PatternPuzzle(region, pieces=pieces)
+    with pytest.raises(tf.SolverError):
+        tf.PatternPuzzle("xxxx", pieces=["2", "2"], side=7)
+    p = tf.PatternPuzzle("xxxx", pieces=["2", "2"])
+    for bad in (dict(method="dlx"), dict(threads=0), dict(threads=1.5), dict(time_limit=0)):
+        with pytest.raises(tf.SolverError):
+            p.solve(all_solutions=True, **bad)
+    assert p.solve(all_solutions=True).count == tf.solve_pattern("xxxx", pieces=["2", "2"], all_solutions=True).count
+
+
+def test_pattern_puzzle_solved_on_several_threads_at_once():
+    # A prepared puzzle never changes: Python threads solving it together (GIL released) agree.
+    from concurrent.futures import ThreadPoolExecutor
+
+    region = tf.parse_region("xxxxxxxxx\nxxxxxxxxx\nxxxxxxxxx\nxxxxxxxxx")
+    p = tf.PatternPuzzle(region, pieces=["I6", "L6", "V", "S", "P6", "F"])
+    want = p.solve(all_solutions=True, max_solutions=0).count
+    with ThreadPoolExecutor(4) as pool:
+        counts = list(pool.map(lambda k: p.solve(all_solutions=True, max_solutions=0, method=("frontier", "mrv")[k % 2]).count,
+                               range(16)))
+    assert want > 0 and counts == [want] * 16
 
 
 # -- exact endgame questions ------------------------------------------------------------------

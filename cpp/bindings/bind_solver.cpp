@@ -17,6 +17,60 @@ using namespace trigon;
 
 namespace {
 
+std::array<int, kNumPieces> piece_counts(const std::vector<int>& counts) {
+    if (counts.size() != kNumPieces) throw py::value_error("piece counts need 22 entries");
+    std::array<int, kNumPieces> pc{};
+    for (int p = 0; p < kNumPieces; ++p) pc[p] = counts[p];
+    return pc;
+}
+
+solver::PatternOptions pattern_options(bool all_solutions, bool unique, long long max_stored, double time_limit,
+                                       const std::string& method, int threads) {
+    if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
+    if (method != "frontier" && method != "mrv" && method != "auto")
+        throw py::value_error("method must be 'auto', 'frontier' or 'mrv'");
+    solver::PatternOptions o;
+    o.all_solutions = all_solutions;
+    o.unique = unique;
+    o.max_stored = max_stored;
+    o.time_limit = time_limit;
+    o.method = method == "mrv"        ? solver::PatternMethod::Mrv
+               : method == "frontier" ? solver::PatternMethod::Frontier
+                                      : solver::PatternMethod::Auto;
+    o.threads = threads;
+    return o;
+}
+
+// Runs a pattern search on this thread with the GIL released, polling for Ctrl-C.
+template <class Solve>
+solver::PatternResult solve_interruptibly(bool& interrupted, Solve&& solve) {
+    std::atomic<bool> stop{false};
+    try {
+        const solver::PatternPoll poll = [&interrupted] {
+            py::gil_scoped_acquire gil;
+            return !bindings::consume_ctrl_c(interrupted);
+        };
+        py::gil_scoped_release release;
+        return solve(&stop, poll);
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error(e.what());
+    }
+}
+
+py::dict pattern_dict(const solver::PatternResult& r, bool interrupted) {
+    py::dict d;
+    d["count"] = r.count;
+    d["solutions"] = r.solutions;
+    d["exhausted"] = r.exhausted;
+    d["impossible"] = r.impossible;
+    d["nodes"] = r.nodes;
+    d["seconds"] = r.seconds;
+    d["symmetries"] = r.symmetries;
+    d["method"] = r.method == solver::PatternMethod::Mrv ? "mrv" : "frontier";
+    d["interrupted"] = interrupted;
+    return d;
+}
+
 py::dict solution_dict(const solver::SoloSolution& s) {
     py::dict d;
     py::list moves;
@@ -110,50 +164,49 @@ void bind_solver(py::module_& m) {
         },
         py::arg("start"), py::arg("colour"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
         "Branch and bound: most triangles the colour can still place alone (exact when proven).");
+    py::class_<solver::PreparedPattern>(m, "PatternPuzzle",
+                                        "A region and pieces prepared once (placements inside, search tables).")
+        .def(py::init([](int side, const std::vector<int>& cells, const std::vector<int>& counts) {
+                 try {
+                     return std::make_unique<solver::PreparedPattern>(side, cells, piece_counts(counts));
+                 } catch (const std::invalid_argument& e) {
+                     throw py::value_error(e.what());
+                 }
+             }),
+             py::arg("side"), py::arg("cells"), py::arg("counts"))
+        .def_property_readonly("side", &solver::PreparedPattern::side)
+        .def_property_readonly("cells", &solver::PreparedPattern::cells)
+        .def_property_readonly("impossible", &solver::PreparedPattern::impossible)
+        .def_property_readonly("num_placements", &solver::PreparedPattern::num_placements)
+        .def_property_readonly("prepare_seconds", &solver::PreparedPattern::prepare_seconds)
+        .def(
+            "solve",
+            [](const solver::PreparedPattern& puzzle, bool all_solutions, bool unique, long long max_stored,
+               double time_limit, const std::string& method, int threads) {
+                const auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
+                bool interrupted = false;
+                const auto r = solve_interruptibly(interrupted, [&](const std::atomic<bool>* stop,
+                                                                    const solver::PatternPoll& poll) {
+                    return puzzle.solve(o, stop, poll);
+                });
+                return pattern_dict(r, interrupted);
+            },
+            py::arg("all_solutions") = false, py::arg("unique") = false, py::arg("max_stored") = 1000,
+            py::arg("time_limit") = 60.0, py::arg("method") = "auto", py::arg("threads") = 1,
+            "Exact cover of the prepared region (GIL released; Ctrl-C stops it).");
     m.def(
         "solve_pattern",
         [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
            long long max_stored, double time_limit, const std::string& method, int threads) {
-            if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
+            const auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
             if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
-            if (method != "frontier" && method != "mrv" && method != "auto")
-                throw py::value_error("method must be 'auto', 'frontier' or 'mrv'");
-            if (counts.size() != kNumPieces) throw py::value_error("piece counts need 22 entries");
-            std::array<int, kNumPieces> pc{};
-            for (int p = 0; p < kNumPieces; ++p) pc[p] = counts[p];
-            solver::PatternOptions o;
-            o.all_solutions = all_solutions;
-            o.unique = unique;
-            o.max_stored = max_stored;
-            o.time_limit = time_limit;
-            o.method = method == "mrv" ? solver::PatternMethod::Mrv : method == "frontier" ? solver::PatternMethod::Frontier
-                                                                                          : solver::PatternMethod::Auto;
-            o.threads = threads;
-            std::atomic<bool> stop{false};
+            const auto pc = piece_counts(counts);
             bool interrupted = false;
-            solver::PatternResult r;
-            try {
-                // The search runs on this thread with the GIL released and polls for Ctrl-C.
-                const solver::PatternPoll poll = [&interrupted] {
-                    py::gil_scoped_acquire gil;
-                    return !bindings::consume_ctrl_c(interrupted);
-                };
-                py::gil_scoped_release release;
-                r = solver::solve_pattern(side, cells, pc, o, &stop, poll);
-            } catch (const std::invalid_argument& e) {
-                throw py::value_error(e.what());
-            }
-            py::dict d;
-            d["count"] = r.count;
-            d["solutions"] = r.solutions;
-            d["exhausted"] = r.exhausted;
-            d["impossible"] = r.impossible;
-            d["nodes"] = r.nodes;
-            d["seconds"] = r.seconds;
-            d["symmetries"] = r.symmetries;
-            d["method"] = r.method == solver::PatternMethod::Mrv ? "mrv" : "frontier";
-            d["interrupted"] = interrupted;
-            return d;
+            const auto r = solve_interruptibly(interrupted, [&](const std::atomic<bool>* stop,
+                                                                const solver::PatternPoll& poll) {
+                return solver::solve_pattern(side, cells, pc, o, stop, poll);
+            });
+            return pattern_dict(r, interrupted);
         },
         py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
         py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,

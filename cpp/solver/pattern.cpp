@@ -5,6 +5,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "solver/pattern_frontier.h"
 #include "solver/pattern_mrv.h"
@@ -62,28 +64,30 @@ std::vector<std::vector<int>> region_symmetries(const Geometry& geo, const std::
 }
 
 template <int W>
-void search_one(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, PatternMethod method,
-                const std::atomic<bool>* stop, PatternResult& res, const std::vector<std::vector<int>>& syms,
-                const RootOrbits& root, SplitShare* share, const PatternPoll* poll) {
+void search_one(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o,
+                PatternMethod method, const std::atomic<bool>* stop, PatternResult& res,
+                const std::vector<std::vector<int>>& syms, const RootOrbits& root, SplitShare* share,
+                const PatternPoll* poll) {
     if (method == PatternMethod::Mrv) {
         MrvSearch<W> s(t, lp, o, stop, res, syms, root, share, poll);
         s.run();
     } else {
-        FrontierSearch<W> s(t, lp, o, stop, res, syms, root, share, poll);
+        FrontierSearch<W> s(tab, t, lp, o, stop, res, syms, root, share, poll);
         s.run();
     }
 }
 
 template <int W>
-void search(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, PatternMethod method,
-            const std::atomic<bool>* stop, PatternResult& res, const std::vector<std::vector<int>>& syms,
-            const std::vector<std::vector<int>>& sym_maps, const PatternPoll& poll) {
+void search(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o,
+            PatternMethod method, const std::atomic<bool>* stop, PatternResult& res,
+            const std::vector<std::vector<int>>& syms, const std::vector<std::vector<int>>& sym_maps,
+            const PatternPoll& poll) {
     const RootOrbits root = root_orbits(t, lp, sym_maps);
     int copies = 0;
     for (int c : lp.copies) copies += c;
     const int threads = std::min(o.threads, 64);
     if (!o.counting_only() || threads <= 1 || copies < 3) {
-        search_one<W>(t, lp, o, method, stop, res, syms, root, nullptr, &poll);
+        search_one<W>(tab, t, lp, o, method, stop, res, syms, root, nullptr, &poll);
         return;
     }
     // A poll that says stop stops every thread (the others watch `halt`).
@@ -101,11 +105,11 @@ void search(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, 
     int running = threads - 1;
     for (int i = 1; i < threads; ++i)
         pool.emplace_back([&, i] {
-            search_one<W>(t, lp, o, method, &halt, part[i], syms, root, &share, nullptr);
+            search_one<W>(tab, t, lp, o, method, &halt, part[i], syms, root, &share, nullptr);
             std::lock_guard<std::mutex> lock(mu);
             if (--running == 0) finished.notify_one();
         });
-    search_one<W>(t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll);
+    search_one<W>(tab, t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll);
     {  // the caller keeps polling until the last subtree is done
         std::unique_lock<std::mutex> lock(mu);
         while (!finished.wait_for(lock, std::chrono::milliseconds(5), [&] { return running == 0; })) {
@@ -140,12 +144,28 @@ PatternMethod choose_method(const Geometry& geo, const std::vector<int>& cells, 
 
 }  // namespace
 
-PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::array<int, kNumPieces>& piece_counts,
-                            const PatternOptions& options, const std::atomic<bool>* stop, const PatternPoll& poll) {
+
+struct PreparedPattern::Impl {
+    int side = 9;
+    std::vector<int> cells;
+    Bitboard region;
+    std::string impossible;         // found while preparing; nothing to search then
+    LocalPuzzle lp;
+    PatternMethod auto_method = PatternMethod::Frontier;  // what Auto runs
+    std::variant<std::monostate, FrontierTables<1>, FrontierTables<2>, FrontierTables<4>, FrontierTables<8>> tables;
+    double seconds = 0;             // spent preparing
+};
+
+PreparedPattern::PreparedPattern(int side, const std::vector<int>& cells, const std::array<int, kNumPieces>& piece_counts) {
     const auto t0 = Clock::now();
+    if (side != 8 && side != 9) throw std::invalid_argument("board side must be 9 or 8");
     const MoveTable& t = MoveTable::get(side);
     const Geometry& geo = t.geo();
-    Bitboard region;
+    auto impl = std::make_shared<Impl>();
+    Impl& P = *impl;
+    P.side = side;
+    P.cells = cells;
+    Bitboard& region = P.region;
     for (int c : cells) {
         if (c < 0 || c >= geo.num_cells()) throw std::invalid_argument("region cell out of range");
         if (region.test(c)) throw std::invalid_argument("region cell given twice");
@@ -157,17 +177,14 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
         piece_area += piece_counts[p] * trigon_pieces()[p].size;
         if (piece_counts[p] > 0) smallest = trigon_pieces()[p].size;
     }
-    PatternResult res;
-    auto finish = [&] {
-        res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        return res;
-    };
+    impl_ = impl;
+    auto done = [&] { P.seconds = std::chrono::duration<double>(Clock::now() - t0).count(); };
     const int area = static_cast<int>(cells.size());
     if (area != piece_area) {
-        res.exhausted = true;
-        res.impossible = "area mismatch: the region has " + std::to_string(area) + " cells, the pieces " +
-                         std::to_string(piece_area);
-        return finish();
+        P.impossible = "area mismatch: the region has " + std::to_string(area) + " cells, the pieces " +
+                       std::to_string(piece_area);
+        done();
+        return;
     }
     // Edge-connected parts of the region: each must be at least as large as the smallest piece,
     // and its area a sum of some of the pieces' sizes.
@@ -196,21 +213,19 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
                     }
             }
             if (size < smallest || !reachable[size]) {
-                res.exhausted = true;
-                res.impossible = "a separate part of " + std::to_string(size) + " cells (around " + geo.cell_name(c) +
-                                 ") cannot be made of the pieces";
-                return finish();
+                P.impossible = "a separate part of " + std::to_string(size) + " cells (around " + geo.cell_name(c) +
+                               ") cannot be made of the pieces";
+                done();
+                return;
             }
         }
     }
     if (area == 0) {
-        res.count = 1;
-        res.solutions.push_back({});
-        res.exhausted = true;
-        return finish();
+        done();
+        return;
     }
     // Local numbering: cells in ascending board order, placements found from their first cell.
-    LocalPuzzle lp;
+    LocalPuzzle& lp = P.lp;
     std::vector<std::int16_t> local(geo.num_cells(), -1);
     region.for_each([&](int c) {
         local[c] = static_cast<std::int16_t>(lp.cell_of.size());
@@ -252,46 +267,97 @@ PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::
     if (uncovered.any()) {
         int c = -1;
         uncovered.for_each([&](int x) { if (c < 0) c = x; });
-        res.exhausted = true;
-        res.impossible = "no piece fits on cell " + geo.cell_name(c);
-        return finish();
+        P.impossible = "no piece fits on cell " + geo.cell_name(c);
+        done();
+        return;
     }
     number_along_sweep(geo, lp);
-    const auto syms = options.unique ? region_symmetries(geo, cells) : std::vector<std::vector<int>>{};
-    res.symmetries = options.unique ? static_cast<int>(syms.size()) : 1;
-    const PatternMethod method =
-        options.method == PatternMethod::Auto ? choose_method(geo, cells, region) : options.method;
-    res.method = method;
+    P.auto_method = choose_method(geo, cells, region);
     const int words = (area + 63) / 64;
+    if (words <= 1)
+        P.tables.emplace<FrontierTables<1>>(geo, lp);
+    else if (words <= 2)
+        P.tables.emplace<FrontierTables<2>>(geo, lp);
+    else if (words <= 4)
+        P.tables.emplace<FrontierTables<4>>(geo, lp);
+    else
+        P.tables.emplace<FrontierTables<8>>(geo, lp);
+    done();
+}
+
+PreparedPattern::~PreparedPattern() = default;
+
+int PreparedPattern::side() const { return impl_->side; }
+const std::vector<int>& PreparedPattern::cells() const { return impl_->cells; }
+const std::string& PreparedPattern::impossible() const { return impl_->impossible; }
+int PreparedPattern::num_placements() const { return static_cast<int>(impl_->lp.ids.size()); }
+double PreparedPattern::prepare_seconds() const { return impl_->seconds; }
+
+PatternResult PreparedPattern::solve(const PatternOptions& options, const std::atomic<bool>* stop,
+                                     const PatternPoll& poll) const {
+    const auto t0 = Clock::now();
+    const Impl& P = *impl_;
+    const MoveTable& t = MoveTable::get(P.side);
+    const Geometry& geo = t.geo();
+    PatternResult res;
+    auto finish = [&] {
+        res.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return res;
+    };
+    if (!P.impossible.empty()) {
+        res.exhausted = true;
+        res.impossible = P.impossible;
+        return finish();
+    }
+    if (P.cells.empty()) {
+        res.count = 1;
+        res.solutions.push_back({});
+        res.exhausted = true;
+        return finish();
+    }
+    const LocalPuzzle& lp = P.lp;
+    // Puzzles this small are counted in microseconds, less than starting a thread costs.
+    PatternOptions opt = options;
+    if (static_cast<int>(P.cells.size()) < kSymmetryMinArea) opt.threads = 1;
+    const auto syms = options.unique ? region_symmetries(geo, P.cells) : std::vector<std::vector<int>>{};
+    res.symmetries = options.unique ? static_cast<int>(syms.size()) : 1;
+    const PatternMethod method = options.method == PatternMethod::Auto ? P.auto_method : options.method;
+    res.method = method;
     auto run = [&](const PatternOptions& o, const std::vector<std::vector<int>>& maps, PatternResult& out) {
-        if (words <= 1)
-            search<1>(t, lp, o, method, stop, out, syms, maps, poll);
-        else if (words <= 2)
-            search<2>(t, lp, o, method, stop, out, syms, maps, poll);
-        else if (words <= 4)
-            search<4>(t, lp, o, method, stop, out, syms, maps, poll);
-        else
-            search<8>(t, lp, o, method, stop, out, syms, maps, poll);
+        std::visit(
+            [&](const auto& tab) {
+                if constexpr (!std::is_same_v<std::decay_t<decltype(tab)>, std::monostate>)
+                    search(tab, t, lp, o, method, stop, out, syms, maps, poll);
+            },
+            P.tables);
     };
     // Pure counting: the region's symmetries divide the work, but finding them costs more than
     // a small count, so a short probe without them goes first (its nodes are counted).
-    if (options.counting_only() && area >= kSymmetryMinArea) {
-        PatternOptions probe = options;
+    if (opt.counting_only() && static_cast<int>(P.cells.size()) >= kSymmetryMinArea) {
+        PatternOptions probe = opt;
         probe.threads = 1;
-        probe.node_limit = options.node_limit > 0 ? std::min(options.node_limit, kProbeNodes) : kProbeNodes;
+        probe.node_limit = opt.node_limit > 0 ? std::min(opt.node_limit, kProbeNodes) : kProbeNodes;
         PatternResult first = res;
         run(probe, {}, first);
-        if (!first.node_limited || probe.node_limit == options.node_limit) {
+        if (!first.node_limited || probe.node_limit == opt.node_limit) {
             res = first;
             return finish();
         }
         const long long probe_nodes = first.nodes;
-        run(options, region_symmetries(geo, cells), res);
+        run(opt, region_symmetries(geo, P.cells), res);
         res.nodes += probe_nodes;
         return finish();
     }
-    run(options, {}, res);
+    run(opt, {}, res);
     return finish();
+}
+
+PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::array<int, kNumPieces>& piece_counts,
+                            const PatternOptions& options, const std::atomic<bool>* stop, const PatternPoll& poll) {
+    const PreparedPattern puzzle(side, cells, piece_counts);
+    PatternResult r = puzzle.solve(options, stop, poll);
+    r.seconds += puzzle.prepare_seconds();
+    return r;
 }
 
 }  // namespace trigon::solver

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,32 @@ struct PatternResult {
 // Called every few milliseconds on the calling thread while it searches; false stops the search.
 using PatternPoll = std::function<bool()>;
 
+// A region and a multiset of pieces prepared once: the placements inside in the order the
+// searches walk them, and the frontier search's tables (what a dancing-links solver's matrix is).
+// Immutable once built: solve() may run on several threads at once, and again and again.
+class PreparedPattern {
+public:
+    // Throws std::invalid_argument for a side other than 8 or 9, a cell out of range or given
+    // twice, or a negative count. A puzzle found impossible here (area mismatch, a part no sum of
+    // the pieces fills, a cell no piece fits) says why in impossible(); solve() returns that.
+    PreparedPattern(int side, const std::vector<int>& region_cells, const std::array<int, kNumPieces>& piece_counts);
+    ~PreparedPattern();
+
+    PatternResult solve(const PatternOptions& options, const std::atomic<bool>* stop = nullptr,
+                        const PatternPoll& poll = {}) const;
+
+    int side() const;
+    const std::vector<int>& cells() const;
+    const std::string& impossible() const;  // empty unless found impossible while preparing
+    int num_placements() const;             // placements of the pieces inside the region
+    double prepare_seconds() const;
+
+private:
+    struct Impl;
+    std::shared_ptr<const Impl> impl_;
+};
+
+// One puzzle, prepared and solved (its seconds include the preparation).
 // `piece_counts[p]`: copies of piece p to use, each exactly once. `stop` (may be null) ends it
 // early; so does `poll` returning false. The calling thread searches too (with extra threads
 // when options.threads > 1 and counting).

@@ -78,11 +78,13 @@ inline void number_along_sweep(const Geometry& geo, LocalPuzzle& lp) {
                 c = static_cast<std::int16_t>(rank[c]);
                 low[q] = std::min(low[q], static_cast<int>(c));
             }
-    // By lowest cell, then piece: the order the frontier search walks.
+    // By lowest cell, then piece: the order the frontier search walks (a counting sort, stable).
+    const int pieces = static_cast<int>(lp.piece_of.size());
+    std::vector<int> first(static_cast<std::size_t>(n) * pieces + 1, 0);
+    for (int q = 0; q < np; ++q) ++first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q] + 1];
+    for (std::size_t k = 1; k < first.size(); ++k) first[k] += first[k - 1];
     std::vector<int> order(np);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b]; });
+    for (int q = 0; q < np; ++q) order[first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q]]++] = q;
     LocalPuzzle out;
     out.cell_of = std::move(cell_of);
     out.piece_of = lp.piece_of;

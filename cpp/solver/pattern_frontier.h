@@ -11,15 +11,21 @@ namespace trigon::solver::pattern_detail {
 // number_along_sweep), the lowest uncovered one must be the lowest cell of the next placement. A node costs a few word
 // operations per candidate, and the uncovered set is a thin frontier, so equal subproblems
 // recur often and counting shares them through the memo.
+// What the frontier search reads and never changes, built once per puzzle and shared by every
+// search of it (threads, repeated solves): the placements by lowest cell with their borders.
 template <int W>
-class FrontierSearch : public SearchState {
+struct FrontierTables {
     using Mask = BitSet<W>;
 
-public:
-    FrontierSearch(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, const std::atomic<bool>* stop,
-                   PatternResult& res, const std::vector<std::vector<int>>& syms, const RootOrbits& root,
-                   SplitShare* share = nullptr, const PatternPoll* poll = nullptr)
-        : SearchState(t, lp, o, stop, res, syms, share, poll), root_(root) {
+    struct Entry {
+        Mask mask;           // cells
+        Mask border;         // cells next to it
+        int q;               // local placement
+        std::uint8_t piece;  // local piece
+        int skip = 0;        // first entry of the next piece (or cell)
+    };
+
+    FrontierTables(const Geometry& geo, const LocalPuzzle& lp) {
         const int ncells = static_cast<int>(lp.cell_of.size());
         const int np = static_cast<int>(lp.ids.size());
         std::vector<Mask> masks(np);
@@ -35,32 +41,55 @@ public:
         const auto before = [&](int a, int b) { return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b]; };
         // number_along_sweep leaves them in this order already
         if (!std::is_sorted(order.begin(), order.end(), before)) std::stable_sort(order.begin(), order.end(), before);
-        start_.assign(ncells + 1, 0);
-        for (int q = 0; q < np; ++q) ++start_[low[q] + 1];
-        for (int c = 0; c < ncells; ++c) start_[c + 1] += start_[c];
-        nb_.resize(ncells);
-        const Geometry& geo = t.geo();
+        start.assign(ncells + 1, 0);
+        for (int q = 0; q < np; ++q) ++start[low[q] + 1];
+        for (int c = 0; c < ncells; ++c) start[c + 1] += start[c];
+        nb.resize(ncells);
         std::vector<std::int16_t> local(geo.num_cells(), -1);
         for (int c = 0; c < ncells; ++c) local[lp.cell_of[c]] = static_cast<std::int16_t>(c);
         for (int c = 0; c < ncells; ++c)
             for (int x : geo.edge_neighbours(lp.cell_of[c]))
-                if (local[x] >= 0) nb_[c].set(local[x]);
-        for (int p = 0; p < pieces_; ++p) size_of_[p] = trigon_pieces()[lp.piece_of[p]].size;
-        auto entry = [&](int q) {
+                if (local[x] >= 0) nb[c].set(local[x]);
+        for (std::size_t p = 0; p < lp.piece_of.size(); ++p) size_of[p] = trigon_pieces()[lp.piece_of[p]].size;
+        ent.reserve(np);
+        at.assign(np, 0);
+        for (int q : order) {
             Mask border;
-            masks[q].for_each([&](int c) { border |= nb_[c]; });
-            return Entry{masks[q], border - masks[q], q, lp.piece[q]};
-        };
-        ent_.reserve(np);
-        for (int q : order) ent_.push_back(entry(q));
+            masks[q].for_each([&](int c) { border |= nb[c]; });
+            at[q] = static_cast<int>(ent.size());
+            ent.push_back(Entry{masks[q], border - masks[q], q, lp.piece[q]});
+        }
         // Each entry points past the run of its piece at its cell, to skip a used piece at once.
         for (int i = np - 1; i >= 0; --i)
-            ent_[i].skip = i + 1 < np && low[order[i + 1]] == low[order[i]] && ent_[i + 1].piece == ent_[i].piece
-                               ? ent_[i + 1].skip
-                               : i + 1;
+            ent[i].skip = i + 1 < np && low[order[i + 1]] == low[order[i]] && ent[i + 1].piece == ent[i].piece
+                              ? ent[i + 1].skip
+                              : i + 1;
+    }
+
+    std::vector<Mask> nb;           // edge neighbours
+    int size_of[kNumPieces] = {};   // cells of each local piece
+    std::vector<int> start;         // cell -> first entry whose lowest cell it is
+    std::vector<Entry> ent;         // placements by lowest cell
+    std::vector<int> at;            // local placement -> its entry
+};
+
+// Exact cover by the first uncovered cell: with the cells numbered along a sweep (see
+// number_along_sweep), the lowest uncovered one must be the lowest cell of the next placement. A node costs a few word
+// operations per candidate, and the uncovered set is a thin frontier, so equal subproblems
+// recur often and counting shares them through the memo.
+template <int W>
+class FrontierSearch : public SearchState {
+    using Mask = BitSet<W>;
+    using Entry = typename FrontierTables<W>::Entry;
+
+public:
+    FrontierSearch(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o,
+                   const std::atomic<bool>* stop, PatternResult& res, const std::vector<std::vector<int>>& syms,
+                   const RootOrbits& root, SplitShare* share = nullptr, const PatternPoll* poll = nullptr)
+        : SearchState(t, lp, o, stop, res, syms, share, poll), root_(root), tab_(tab) {
         if (root_.piece >= 0)
-            for (int q = 0; q < np; ++q)
-                if (root_.weight[q]) root_ent_.push_back(entry(q));
+            for (std::size_t q = 0; q < root_.weight.size(); ++q)
+                if (root_.weight[q]) root_ent_.push_back(tab_.ent[tab_.at[q]]);
     }
 
     void run() {
@@ -82,14 +111,6 @@ public:
     }
 
 private:
-    struct Entry {
-        Mask mask;          // cells
-        Mask border;        // cells next to it
-        int q;              // local placement
-        std::uint8_t piece;  // local piece
-        int skip = 0;       // first entry of the next piece (or cell)
-    };
-
     // Tries every placement whose lowest cell is R's lowest; returns the solutions when counting.
     template <bool kCount>
     long long node(const Mask& R) {
@@ -101,8 +122,8 @@ private:
             }
         long long total = 0;
         const std::uint64_t sums = sums_left();
-        for (int i = start_[c], end = start_[c + 1], next = i; i < end; i = next) {
-            const Entry& e = ent_[i];
+        for (int i = tab_.start[c], end = tab_.start[c + 1], next = i; i < end; i = next) {
+            const Entry& e = tab_.ent[i];
             if (!left_[e.piece]) {
                 next = e.skip;
                 continue;
@@ -168,14 +189,14 @@ private:
                 if (seen.test(b)) continue;
                 Mask part, grow;
                 part.set(b);
-                grow = nb_[b] & next;
+                grow = tab_.nb[b] & next;
                 int size = 1;
                 while (grow.any() && size <= kFloodLimit) {  // one ring of neighbours a step
                     grow -= part;
                     part |= grow;
                     size = part.count();
                     Mask ring;
-                    grow.for_each([&](int y) { ring |= nb_[y]; });
+                    grow.for_each([&](int y) { ring |= tab_.nb[y]; });
                     grow = ring & next;
                     grow -= part;
                 }
@@ -191,17 +212,14 @@ private:
     std::uint64_t sums_left() const {
         std::uint64_t reach = 1;
         for (int p = 0; p < pieces_; ++p)
-            for (int k = 0; k < left_[p] && (k + 1) * size_of_[p] < 64; ++k) reach |= reach << size_of_[p];
+            for (int k = 0; k < left_[p] && (k + 1) * tab_.size_of[p] < 64; ++k) reach |= reach << tab_.size_of[p];
         return reach;
     }
 
     static constexpr int kFloodLimit = 4;  // measured: 2 to 18 differ by a few per cent
     const RootOrbits& root_;
+    const FrontierTables<W>& tab_;
     int depth_ = 0;                 // pieces placed
-    std::vector<Mask> nb_;          // edge neighbours
-    int size_of_[kNumPieces] = {};  // cells of each local piece
-    std::vector<int> start_;        // cell -> first entry whose lowest cell it is
-    std::vector<Entry> ent_;        // placements by lowest cell
     std::vector<Entry> root_ent_;   // the root piece's orbit representatives (counting only)
     CountMemo<W> memo_;
 };

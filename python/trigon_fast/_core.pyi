@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Analysis', 'Board', 'EnvState', 'GameOverError', 'MoveInfo', 'NUM_COLOURS', 'NUM_PIECES', 'PASS', 'PLANE_CHANNELS', 'PlayoutKind', 'Position', 'SEARCH_NODE_BYTES', 'SearchParams', 'Searcher', 'board', 'build_table_seconds', 'can_place_all', 'canonical_key', 'illegal_reason', 'level_simulations', 'max_placeable', 'movegen_seconds', 'observation_planes', 'piece_names', 'piece_orientations', 'piece_sizes', 'play_games', 'random_game', 'random_games_stats', 'solve_pattern', 'solve_solo']
+__all__: list[str] = ['Analysis', 'Board', 'EnvState', 'GameOverError', 'MoveInfo', 'NUM_COLOURS', 'NUM_PIECES', 'PASS', 'PatternPuzzle', 'PLANE_CHANNELS', 'PlayoutKind', 'Position', 'SEARCH_NODE_BYTES', 'SearchParams', 'Searcher', 'board', 'build_table_seconds', 'can_place_all', 'canonical_key', 'illegal_reason', 'level_simulations', 'max_placeable', 'movegen_seconds', 'observation_planes', 'piece_names', 'piece_orientations', 'piece_sizes', 'play_games', 'random_game', 'random_games_stats', 'solve_pattern', 'solve_solo']
 class Board:
     """
     Geometry and placement table of one board (immutable, shared).
@@ -156,6 +156,27 @@ class Position:
         ...
 class GameOverError(ValueError):
     pass
+class PatternPuzzle:
+    """A region and pieces prepared once (placements inside, search tables)."""
+    def __init__(self, side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+        ...
+    def solve(self, all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1) -> dict:
+        """Exact cover of the prepared region (GIL released; Ctrl-C stops it)."""
+    @property
+    def cells(self) -> list[int]:
+        ...
+    @property
+    def impossible(self) -> str:
+        ...
+    @property
+    def num_placements(self) -> int:
+        ...
+    @property
+    def prepare_seconds(self) -> float:
+        ...
+    @property
+    def side(self) -> int:
+        ...
 class PlayoutKind:
     """
     Members:

@@ -1,9 +1,16 @@
-"""Pattern puzzles: cover a region of the board exactly with a multiset of pieces.
+r"""Pattern puzzles: cover a region of the board exactly with a multiset of pieces.
 
 >>> import trigon_fast as tf
->>> r = tf.solve_pattern(["a9", "b9", "c9", "b10"], pieces=["2", "2"], all_solutions=True)
+>>> r = tf.solve_pattern(["a9", "b9", "c9", "d9"], pieces=["2", "2"], all_solutions=True)
 >>> r.count, r.exhausted
 (1, True)
+
+A puzzle solved again and again (other options, other threads, a GUI's redraws) is prepared once:
+
+>>> hexagon = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+>>> p = tf.PatternPuzzle(hexagon, pieces=["V", "P6", "F", "A6"])
+>>> p.num_placements, p.solve(all_solutions=True).count, p.solve(all_solutions=True, unique=True).count
+(144, 24, 2)
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from . import _core
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board, piece_index
 from .solver import SolverError
 
-__all__ = ["PatternResult", "parse_region", "solve_pattern"]
+__all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
 
 _FILLED = set("xX#*oO@")
 
@@ -122,6 +129,77 @@ def _counts_of(pieces) -> List[int]:
     return counts
 
 
+def _check_solve_options(time_limit, method, threads) -> None:
+    if time_limit is None or time_limit <= 0:
+        raise SolverError("time_limit must be a positive number of seconds")
+    if method not in ("auto", "frontier", "mrv"):
+        raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
+    if not isinstance(threads, int) or not 1 <= threads <= 64:
+        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
+
+
+def _result(out: dict, cells: List[int], side: int) -> PatternResult:
+    sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
+    return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
+                         impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
+                         symmetries=out["symmetries"], interrupted=out["interrupted"], region=cells,
+                         method=out["method"])
+
+
+class PatternPuzzle:
+    """A pattern puzzle prepared once: ``region`` and ``pieces`` as :func:`solve_pattern` takes
+    them, checked, with every placement of the pieces inside the region found and put in the
+    order the searches walk (what a dancing-links solver's matrix is). :meth:`solve` then
+    searches it with any options, as often as wanted; a prepared puzzle never changes, so
+    several threads may solve it at once.
+
+    ``impossible`` is the reason when preparing already showed there is no solution (area
+    mismatch, a part no sum of the pieces fills, a cell no piece fits), else None.
+    """
+
+    __slots__ = ("_prepared", "_cells", "_counts", "side")
+
+    def __init__(self, region: Union[str, Iterable[Union[int, str]]], pieces=None, *, side: int = 9):
+        if side not in (8, 9):
+            raise SolverError("board side must be 9 or 8")
+        self.side = side
+        self._cells = _region_cells(region, side)
+        self._counts = _piece_counts(pieces)
+        self._prepared = _core.PatternPuzzle(side, self._cells, self._counts)
+
+    @property
+    def region(self) -> List[int]:
+        """The region's cells (indices)."""
+        return list(self._cells)
+
+    @property
+    def pieces(self) -> dict:
+        """Piece name -> copies to place."""
+        return {PIECE_NAMES[p]: n for p, n in enumerate(self._counts) if n}
+
+    @property
+    def impossible(self) -> Optional[str]:
+        return self._prepared.impossible or None
+
+    @property
+    def num_placements(self) -> int:
+        """Placements of the pieces inside the region (0 when found impossible)."""
+        return self._prepared.num_placements
+
+    def solve(self, all_solutions: bool = False, *, unique: bool = False, max_solutions: int = 1000,
+              time_limit: float = 60.0, threads: int = 1, method: str = "auto") -> PatternResult:
+        """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
+        (``seconds`` is the search alone)."""
+        _check_solve_options(time_limit, method, threads)
+        out = self._prepared.solve(all_solutions=bool(all_solutions), unique=bool(unique),
+                                   max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
+                                   threads=threads)
+        return _result(out, self._cells, self.side)
+
+    def __repr__(self) -> str:
+        return f"PatternPuzzle({self._cells!r}, pieces={self.pieces!r}, side={self.side})"
+
+
 def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, all_solutions: bool = False, *,
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
                   side: int = 9, threads: int = 1, method: str = "auto") -> PatternResult:
@@ -139,22 +217,15 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     node; equal frontiers share their counts), ``"mrv"`` branches on the cell or piece with the
     fewest options (better on ragged regions with bottlenecks); ``"auto"`` picks by the region's
     compactness.
+
+    A puzzle solved more than once is better prepared once as a :class:`PatternPuzzle`.
     """
     if side not in (8, 9):
         raise SolverError("board side must be 9 or 8")
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
-    if time_limit is None or time_limit <= 0:
-        raise SolverError("time_limit must be a positive number of seconds")
-    if method not in ("auto", "frontier", "mrv"):
-        raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
-    if not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
+    _check_solve_options(time_limit, method, threads)
     out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
                               max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
                               threads=threads)
-    sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
-    return PatternResult(count=int(out["count"]), solutions=sols, exhausted=bool(out["exhausted"]),
-                         impossible=out["impossible"] or None, nodes=int(out["nodes"]),
-                         seconds=float(out["seconds"]), symmetries=int(out["symmetries"]),
-                         interrupted=bool(out["interrupted"]), region=cells, method=out["method"])
+    return _result(out, cells, side)
