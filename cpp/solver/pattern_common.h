@@ -111,6 +111,11 @@ public:
         return e && e->pieces == tag ? &e->count : nullptr;
     }
 
+    // Starts loading the slot where (R, tag) would be.
+    void prefetch(const BitSet<W>& R, std::uint64_t tag) const {
+        if (!slots_.empty()) __builtin_prefetch(&slots_[static_cast<std::size_t>(hash_of(R, tag)) & (slots_.size() - 1)]);
+    }
+
     void store(const BitSet<W>& R, std::uint64_t tag, long long count) {
         static constexpr std::size_t kMaxSlots = (std::size_t{128} << 20) / sizeof(Entry);
         if (slots_.empty()) slots_.resize(64);  // small puzzles need few; it grows fourfold
@@ -224,6 +229,7 @@ protected:
         code_ -= step_[p];
     }
     std::uint64_t tag() const { return code_ + 1; }
+    std::uint64_t tag_after(int p) const { return code_ + step_[p] + 1; }  // tag() once p is taken
 
     // For a child node with `depth` pieces placed: may this thread search it, and may it use the
     // memo there? (Threads share the work below the split depth only.)

@@ -122,6 +122,10 @@ private:
             }
         long long total = 0;
         const std::uint64_t sums = sums_left();
+        // The placements that fit first, with their children's memo slots loading meanwhile
+        // (the probes miss the cache; started together, their waits overlap).
+        int fits[kMaxFits];
+        int nfit = 0;
         for (int i = tab_.start[c], end = tab_.start[c + 1], next = i; i < end; i = next) {
             const Entry& e = tab_.ent[i];
             if (!left_[e.piece]) {
@@ -132,7 +136,17 @@ private:
             std::uint64_t outside = 0;
             for (int k = 0; k < W; ++k) outside |= e.mask.w[k] & ~R.w[k];
             if (outside) continue;
-            total += child<kCount>(R, e, sums);
+            if (nfit == kMaxFits) {  // more than the buffer holds: the rest without prefetching
+                total += child<kCount>(R, e, sums);
+                if (done_) return total;
+                continue;
+            }
+            fits[nfit++] = i;
+            if constexpr (kCount)
+                if (memo_allowed(depth_ + 1)) memo_.prefetch(R - e.mask, tag_after(e.piece));
+        }
+        for (int k = 0; k < nfit; ++k) {
+            total += child<kCount>(R, tab_.ent[fits[k]], sums);
             if (done_) return total;
         }
         return total;
@@ -216,6 +230,7 @@ private:
         return reach;
     }
 
+    static constexpr int kMaxFits = 64;
     static constexpr int kFloodLimit = 4;  // measured: 2 to 18 differ by a few per cent
     const RootOrbits& root_;
     const FrontierTables<W>& tab_;
