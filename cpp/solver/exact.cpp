@@ -16,6 +16,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::uint16_t kNone = 0xFFFF;
+constexpr long long kQuickNodes = 20000;     // the quick exhaustive stage's nodes at most
+constexpr double kQuickMinSeconds = 0.01;    // and its least time
+constexpr double kQuickShare = 0.004;        // and its share of the time limit
+constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -296,16 +300,40 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     return r;
 }
 
+// One colour's all-placed search with a small node budget: answer 1 with the layout (as
+// max_placeable reports it), 0 proven short, -1 when the budget ran out first.
+ExactResult finish_quickly(const Position& start, int colour, const ExactOptions& options, const std::atomic<bool>* stop) {
+    ExactOptions o = options;
+    o.node_limit = options.node_limit > 0 ? std::min(options.node_limit, kFinishQuicklyNodes) : kFinishQuicklyNodes;
+    ExactSearch s(start, static_cast<std::uint8_t>(1u << colour), ExactSearch::Mode::AllPlaced, o, stop);
+    const bool found = s.run();
+    ExactResult r;
+    r.nodes = s.nodes();
+    if (s.aborted()) return r;
+    r.answer = found ? 1 : 0;
+    r.proven = true;
+    r.witness = found ? s.witness() : std::vector<std::pair<int, int>>{};
+    r.max_triangles = found ? area_left(start, colour) : -1;  // a "no" says short, not by how much
+    return r;
+}
+
 ExactResult place_all_stages(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
     const auto t0 = Clock::now();
     ExactResult r;
     if (options.heuristic) {
-        // Tight endgames are settled by a short exhaustive search before anything else.
+        // Tight endgames are settled by a short exhaustive search before anything else: at most
+        // 20,000 nodes and 1% of the time (nodes cost about 16 us: on the positions that are a
+        // "yes" the guided search finds, the whole 20,000 were most of the answer's time).
         ExactOptions quick = options;
         quick.heuristic = false;
-        quick.node_limit = options.node_limit > 0 ? std::min<long long>(options.node_limit, 20000) : 20000;
+        const bool only_stage = options.node_limit > 0 && options.node_limit <= kQuickNodes;  // it is all there is
+        quick.node_limit = only_stage ? options.node_limit : kQuickNodes;
+        if (!only_stage) {
+            quick.time_limit = std::max(kQuickMinSeconds, (options.time_limit > 0 ? options.time_limit : 10.0) * kQuickShare);
+            if (options.time_limit > 0) quick.time_limit = std::min(quick.time_limit, options.time_limit);
+        }
         r = place_all_stages(start, quick, stop);
-        if (r.answer >= 0 || (options.node_limit > 0 && options.node_limit <= quick.node_limit)) {
+        if (r.answer >= 0 || only_stage) {
             r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
             return r;
         }
@@ -324,7 +352,14 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         bool disjoint = true, all_yes = true;
         std::vector<std::pair<int, int>> joined;
         for (int c : cs) {
-            ExactResult one = max_placeable(start, c, single, stop);
+            // A colour that can finish usually shows it within a few hundred nodes of the
+            // all-placed search (1 ms against max_placeable's 15-20 ms at 12 pieces left).
+            ExactResult one = finish_quickly(start, c, single, stop);
+            if (one.answer < 0) {
+                const long long tried = one.nodes;
+                one = max_placeable(start, c, single, stop);
+                one.nodes += tried;
+            }
             r.nodes += one.nodes;
             const bool full = one.max_triangles == area_left(start, c);
             if (one.proven && !full) {

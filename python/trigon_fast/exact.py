@@ -79,8 +79,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     """Can every remaining piece of ``colours`` (default: all colours in play) still be placed if
     the other colours place nothing more? ``answer`` is True with a witness, False when an
     exhaustive search proved it impossible, None when the limits ended the search first.
-    With ``heuristic`` (default): a short exhaustive search settles tight endgames; then each
-    colour alone by :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
+    With ``heuristic`` (default): a short exhaustive search (0.4% of the time, at least 10 ms)
+    settles tight endgames; then each colour alone, by a short search for a full layout and else
+    :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
     colour, 10% each for several: one that cannot place everything alone decides "no", and
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets 30% of
     the time to find a witness, and the exhaustive search the rest. ``node_limit`` bounds the
