@@ -276,6 +276,43 @@ def test_max_placeable_matches_enumeration(seed):
         assert res.answer == (expected == left_sizes)
 
 
+def _all_placed(pos, colours):
+    """Can every remaining piece of `colours` be placed (the others stop)? Colour by colour
+    (other colours only block, so every final layout is reached this way), plain enumeration."""
+    for c in colours:
+        if pos.pieces_left(c):
+            break
+    else:
+        return True
+    for pid in pos.generate(c):
+        nxt = pos.copy()
+        nxt.place(c, int(pid))
+        if _all_placed(nxt, colours):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_can_place_all_matches_enumeration(seed):
+    # A solution taken back to 3 pieces a colour, then 4 random moves: some "yes", some "no".
+    sol = tf.solve_solo(seed=seed, time_limit=30)
+    g = tf.Game(tf.Variant.SOLO)
+    for _, m in sol.moves[:76]:
+        g.play(m)
+    rng = random.Random(seed)
+    for _ in range(4):
+        moves = list(g.legal_moves)
+        if not moves:
+            break
+        g.push(rng.choice(moves))
+    want = _all_placed(g.position, range(4))
+    for kw in (dict(heuristic=False), dict(), dict(threads=2)):
+        r = tf.can_place_all(g, time_limit=20, **kw)
+        assert r.proven and r.answer == want, kw
+        if want:
+            assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
+
+
 def _area_left(g):
     size = dict(zip(tf.PIECE_NAMES, tf.PIECE_SIZES))
     return sum(size[p] for c in g.variant.colours for p in g.pieces_left(c))

@@ -234,6 +234,28 @@ int Position::generate_impl(int c, std::uint16_t* out) const {
     return n;
 }
 
+int Position::generate_at(int c, const Bitboard& points, std::uint16_t* out) const {
+    if (!in_play(c) || pieces_left_[c] == 0 || !started(c)) return 0;
+    const Bitboard older = (attach_[c] - forbidden_[c]) - points;
+    const std::uint32_t left = pieces_left_[c];
+    int n = 0;
+    points.for_each([&](int p) {
+        const int st = local_status(c, p);
+        for (std::uint32_t l = left; l; l &= l - 1) {
+            for (auto id : table_->at(p, st, std::countr_zero(l))) {
+                const Placement& pl = table_->placement(id);
+                if (!cells_free(c, pl) || table_->cells_mask(id).intersects(older)) continue;
+                bool dup = false;  // emitted at the lowest of `points` it covers
+                for (int i = 0; i < pl.size && pl.cells[i] < p; ++i)
+                    if (points.test(pl.cells[i])) { dup = true; break; }
+                if (dup || (rules_.alternate && table_->side_vertices(id).intersects(touched_[c]))) continue;
+                out[n++] = id;
+            }
+        }
+    });
+    return n;
+}
+
 int Position::generate(int c, MoveList& out) const {
     out.size = generate_impl<false>(c, out.moves.data());
     return out.size;

@@ -103,6 +103,10 @@ public:
 
     // All legal moves of colour c, each once, into `out`. Returns the count.
     int generate(int c, MoveList& out) const;
+    // The legal moves of started colour c that cover one of `points` (new attach points, a
+    // subset of attach_points(c)) and none of its other attach points, each once: with the
+    // earlier moves that are still_legal, all its legal moves (for incremental lists).
+    int generate_at(int c, const Bitboard& points, std::uint16_t* out) const;
     // True when colour c has at least one legal move (stops at the first).
     bool has_move(int c) const;
     // Legality of a move known to have been legal for c earlier (used by incremental lists):

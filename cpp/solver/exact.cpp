@@ -5,7 +5,6 @@
 #include <chrono>
 #include <memory>
 #include <thread>
-#include <unordered_set>
 
 #include "core/random.h"
 #include "solver/solo.h"
@@ -31,13 +30,53 @@ int area_left(const Position& P, int c) {
     return a;
 }
 
+// The positions (hashes of the placements made since the root) already searched: open
+// addressing, no deletion; it doubles when half full until it holds `capacity` keys, then only
+// answers (a full table prunes less, never wrongly).
+class VisitedSet {
+public:
+    explicit VisitedSet(std::size_t capacity) : capacity_(capacity), slots_(std::size_t{1} << 12, 0) {}
+
+    // True when h was not there (and now is, while there is room).
+    bool insert(std::uint64_t h) {
+        h |= h == 0;  // 0 marks an empty slot
+        if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+            if (slots_[i] == h) return false;
+            if (slots_[i] == 0) {
+                if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
+                slots_[i] = h;
+                ++used_;
+                return true;
+            }
+        }
+    }
+
+private:
+    void grow() {
+        std::vector<std::uint64_t> old(slots_.size() * 2, 0);
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (auto h : old)
+            if (h) {
+                std::size_t i = static_cast<std::size_t>(h) & mask;
+                while (slots_[i]) i = (i + 1) & mask;
+                slots_[i] = h;
+            }
+    }
+
+    std::size_t capacity_, used_ = 0;
+    std::vector<std::uint64_t> slots_;
+};
+
 class ExactSearch {
 public:
     enum class Mode { AllPlaced, MaxArea };
 
     ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
                 const std::atomic<bool>* stop)
-        : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop) {
+        : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), tt_(o.tt_capacity) {
         for (int c = 0; c < kNumColours; ++c)
             if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
         const int n = geo_.num_cells();
@@ -47,7 +86,6 @@ public:
             for (int x : geo_.vertex_neighbours(c)) nb_.push_back(x);
             nb_off_.push_back(static_cast<int>(nb_.size()));
         }
-        for (int id = 0; id < t_.num_placements(); ++id) by_piece_[t_.placement(id).piece].push_back(id);
         for (int p = 0; p < kNumPieces; ++p) size_[p] = trigon_pieces()[p].size;
         Rng rng(0x5eed);
         zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
@@ -56,8 +94,8 @@ public:
         stack_.assign(depth, start);
         wit_.resize(depth);
         for (auto& w : wit_[0]) w.fill(kNone);
-        moves_.resize(depth);
-        tt_.reserve(std::min<std::size_t>(opt_.tt_capacity, 1u << 20));
+        lists_.resize(depth);
+        made_.assign(depth, {-1, -1});
         t0_ = Clock::now();
     }
 
@@ -107,6 +145,18 @@ private:
         return reach;
     }
 
+    // A placement of piece p inside `reach`, or kNone: only those whose lowest cell is in reach
+    // are looked at (reach is a small part of the board in endgames).
+    std::uint16_t fit_inside(const Bitboard& reach, int p) const {
+        for (int k = 0; k < static_cast<int>(std::size(reach.w)); ++k)
+            for (std::uint64_t bits = reach.w[k]; bits; bits &= bits - 1) {
+                const auto [first, last] = t_.anchored(k * 64 + std::countr_zero(bits), p);
+                for (int id = first; id < last; ++id)
+                    if ((t_.cells_mask(id) - reach).none()) return static_cast<std::uint16_t>(id);
+            }
+        return kNone;
+    }
+
     // Sound bounds: every piece left must still fit inside its colour's reach, and the areas must
     // fit. Returns false to prune; `fit_area` gets, per colour, the area of the pieces that fit.
     bool bounds_hold(const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area) {
@@ -127,14 +177,7 @@ private:
             for (std::uint32_t l = left; l; l &= l - 1) {
                 const int p = std::countr_zero(l);
                 std::uint16_t& w = wit[c][p];
-                if (w == kNone || (t_.cells_mask(w) - reach).any()) {
-                    w = kNone;
-                    for (int id : by_piece_[p])
-                        if ((t_.cells_mask(id) - reach).none()) {
-                            w = static_cast<std::uint16_t>(id);
-                            break;
-                        }
-                }
+                if (w == kNone || (t_.cells_mask(w) - reach).any()) w = fit_inside(reach, p);
                 if (w == kNone) {
                     if (mode_ == Mode::AllPlaced) return false;
                 } else {
@@ -144,6 +187,31 @@ private:
             fit_area[c] = std::min(fit_area[c], room);
         }
         return mode_ != Mode::AllPlaced || total <= all_reach.count();
+    }
+
+    // Every colour's legal moves at depth d: at the root generated, below it those of the
+    // parent that are still legal plus, for the colour that moved, the moves at its new attach
+    // points (a colour's moves only shrink when others place; a filter costs far less than a
+    // generation, and the search needs every colour's count to choose the one with fewest).
+    void update_lists(int d) {
+        const Position& P = stack_[d];
+        auto& lists = lists_[d];
+        for (int c = 0; c < kNumColours; ++c) {
+            auto& out = lists[c];
+            out.clear();
+            if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+            if (d == 0 || !stack_[d - 1].started(c)) {  // (a first move also moves others' start cells)
+                P.generate(c, ml_);
+                out.assign(ml_.begin(), ml_.end());
+                continue;
+            }
+            for (auto id : lists_[d - 1][c])
+                if (P.still_legal(c, id)) out.push_back(id);
+            if (c == made_[d].first) {
+                const int n = P.generate_at(c, P.attach_points(c) - stack_[d - 1].attach_points(c), ml_.moves.data());
+                out.insert(out.end(), ml_.moves.begin(), ml_.moves.begin() + n);
+            }
+        }
     }
 
     bool out_of_budget() {
@@ -166,21 +234,20 @@ private:
         }
         std::array<int, kNumColours> fit{};
         if (!bounds_hold(P, wit_[d], fit)) return false;
+        update_lists(d);
         int colour = -1;
         std::size_t fewest = SIZE_MAX;
         for (int c = 0; c < kNumColours; ++c) {
             if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
             if (mode_ == Mode::MaxArea && placed_ + fit[c] <= best_area_) return false;
-            auto& mv = moves_[d];
-            P.generate(c, ml_);
-            if (ml_.size == 0) {
+            const auto& list = lists_[d][c];
+            if (list.empty()) {
                 if (mode_ == Mode::AllPlaced) return false;
                 continue;
             }
-            if (static_cast<std::size_t>(ml_.size) < fewest) {
-                fewest = static_cast<std::size_t>(ml_.size);
+            if (list.size() < fewest) {
+                fewest = list.size();
                 colour = c;
-                mv.assign(ml_.begin(), ml_.end());
             }
         }
         if (colour < 0) {
@@ -192,7 +259,7 @@ private:
         }
         // Big pieces first, then the snuggest.
         const Bitboard empty = geo_.all_cells() - P.occupied_all();
-        auto& mv = moves_[d];
+        const auto& mv = lists_[d][colour];
         std::vector<std::pair<int, std::uint16_t>> order;
         order.reserve(mv.size());
         for (auto id : mv)
@@ -200,15 +267,12 @@ private:
         std::sort(order.begin(), order.end());
         for (auto [_, id] : order) {
             const std::uint64_t h = hash ^ zob_[static_cast<std::size_t>(colour) * t_.num_placements() + id];
-            if (tt_.size() < opt_.tt_capacity) {
-                if (!tt_.insert(h).second) continue;
-            } else if (tt_.count(h)) {
-                continue;
-            }
+            if (!tt_.insert(h)) continue;  // reached before (and failed, or the search would be over)
             stack_[d + 1] = stack_[d];
             stack_[d + 1].place(colour, id);
             wit_[d + 1] = wit_[d];
             path_.push_back({colour, id});
+            made_[d + 1] = {colour, id};
             placed_ += t_.placement(id).size;
             const bool end = dfs(d + 1, h);
             placed_ -= t_.placement(id).size;
@@ -225,14 +289,14 @@ private:
     const std::atomic<bool>* stop_;
     std::uint32_t colours_ = 0;
     std::vector<int> nb_, nb_off_, flood_;
-    std::array<std::vector<int>, kNumPieces> by_piece_;
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
     std::vector<Witnesses> wit_;
-    std::vector<std::vector<std::uint16_t>> moves_;
+    std::vector<std::array<std::vector<std::uint16_t>, kNumColours>> lists_;  // per depth, per colour
+    std::vector<std::pair<int, int>> made_;                                    // the move into each depth
     MoveList ml_;
-    std::unordered_set<std::uint64_t> tt_;
+    VisitedSet tt_;
     std::vector<std::pair<int, int>> path_, witness_;
     int placed_ = 0, best_area_ = 0;
     long long nodes_ = 0;

@@ -113,6 +113,34 @@ void check_position_consistency(const Position& p, const RandomPlayout* po, Move
 }
 
 // Random games driven by Position::generate, with the playout following the same moves.
+// Incremental lists (the earlier moves still_legal, plus generate_at at the new attach points)
+// must equal a full generate() for every started colour after each move.
+void check_incremental_lists(const Position& before, const Position& after, int mover,
+                             std::vector<std::vector<std::uint16_t>>& lists, MoveList& ml,
+                             std::vector<std::uint16_t>& buf) {
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!after.in_play(c)) continue;
+        std::vector<std::uint16_t> next;
+        if (!before.started(c)) {
+            after.generate(c, ml);
+            next.assign(ml.begin(), ml.end());
+        } else {
+            for (auto id : lists[c])
+                if (after.still_legal(c, id)) next.push_back(id);
+            if (c == mover) {
+                const int n = after.generate_at(c, after.attach_points(c) - before.attach_points(c), buf.data());
+                next.insert(next.end(), buf.begin(), buf.begin() + n);
+            }
+        }
+        after.generate(c, ml);
+        std::vector<std::uint16_t> full(ml.begin(), ml.end()), got = next;
+        std::sort(full.begin(), full.end());
+        std::sort(got.begin(), got.end());
+        EXPECT(got == full, "incremental list of colour %d: %zu moves, generate() %zu", c, got.size(), full.size());
+        lists[c] = std::move(next);
+    }
+}
+
 void random_games_checked(const Rules& rules, int games, Rng& rng, bool every_position) {
     auto ml = std::make_unique<MoveList>();
     std::vector<std::uint16_t> buf(kMaxPlacements);
@@ -120,6 +148,11 @@ void random_games_checked(const Rules& rules, int games, Rng& rng, bool every_po
         Position p(rules);
         RandomPlayout po(p);
         int moves = 0;
+        std::vector<std::vector<std::uint16_t>> lists(kNumColours);
+        for (int c = 0; c < kNumColours; ++c) {
+            p.generate(c, *ml);
+            lists[c].assign(ml->begin(), ml->end());
+        }
         while (!p.is_over()) {
             if (every_position || moves % 7 == 0) check_position_consistency(p, &po, *ml, buf);
             int c = p.to_move();
@@ -128,7 +161,9 @@ void random_games_checked(const Rules& rules, int games, Rng& rng, bool every_po
             if (n == 0) break;
             int id = ml->moves[rng.below(static_cast<std::uint32_t>(n))];
             EXPECT(p.check(c, id) == Illegal::None, "generated move illegal");
+            const Position before = p;
             p.play(id);
+            check_incremental_lists(before, p, c, lists, *ml, buf);
             po.play(id);
             EXPECT(po.position() == p, "playout position diverged after %d moves", moves);
             ++moves;
