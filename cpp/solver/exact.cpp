@@ -83,6 +83,7 @@ public:
         nb_off_.push_back(0);
         for (int c = 0; c < n; ++c) {
             for (int x : geo_.edge_neighbours(c)) nb_.push_back(x);
+            edge_end_.push_back(static_cast<int>(nb_.size()));
             for (int x : geo_.vertex_neighbours(c)) nb_.push_back(x);
             nb_off_.push_back(static_cast<int>(nb_.size()));
         }
@@ -145,6 +146,28 @@ private:
         return reach;
     }
 
+    // Removes from `reach` its edge-connected parts smaller than `smallest` cells: a piece lies
+    // in one such part, so the colour can cover none of their cells.
+    void drop_small_parts(Bitboard& reach, int smallest) {
+        if (smallest <= 1) return;
+        Bitboard seen;
+        reach.for_each([&](int x0) {
+            if (seen.test(x0)) return;
+            seen.set(x0);
+            flood_.assign(1, x0);
+            for (std::size_t k = 0; k < flood_.size(); ++k)
+                for (int i = nb_off_[flood_[k]]; i < edge_end_[flood_[k]]; ++i) {
+                    const int y = nb_[i];
+                    if (reach.test(y) && !seen.test(y)) {
+                        seen.set(y);
+                        flood_.push_back(y);
+                    }
+                }
+            if (static_cast<int>(flood_.size()) < smallest)
+                for (int y : flood_) reach.reset(y);
+        });
+    }
+
     // A placement of piece p inside `reach`, or kNone: only those whose lowest cell is in reach
     // are looked at (reach is a small part of the board in endgames).
     std::uint16_t fit_inside(const Bitboard& reach, int p) const {
@@ -169,7 +192,10 @@ private:
             if (!left) continue;
             const Bitboard fr = geo_.all_cells() - P.forbidden(c);
             const int area = area_of(left);
-            const Bitboard reach = reach_of(P, c, fr, area);
+            Bitboard reach = reach_of(P, c, fr, area);
+            int smallest = kMaxPieceSize;
+            for (std::uint32_t l = left; l; l &= l - 1) smallest = std::min(smallest, size_[std::countr_zero(l)]);
+            drop_small_parts(reach, smallest);
             const int room = reach.count();
             if (mode_ == Mode::AllPlaced && area > room) return false;
             all_reach |= reach;
@@ -288,7 +314,7 @@ private:
     const ExactOptions& opt_;
     const std::atomic<bool>* stop_;
     std::uint32_t colours_ = 0;
-    std::vector<int> nb_, nb_off_, flood_;
+    std::vector<int> nb_, nb_off_, edge_end_, flood_;  // cell x: edge neighbours nb_[nb_off_[x]..edge_end_[x]), then the rest
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
