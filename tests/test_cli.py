@@ -17,7 +17,7 @@ import trigon_fast as tf
 from trigon_fast import cli
 
 SVG = "{http://www.w3.org/2000/svg}"
-SUBCOMMANDS = ["render", "play", "bench", "solve", "analyse", "match"]
+SUBCOMMANDS = ["render", "play", "bench", "solve", "analyse", "match", "pattern"]
 
 
 def has(module):
@@ -78,9 +78,39 @@ def test_help(sub):
     ["render", "missing.blksgf", "--svg", "out.svg"],
     ["analyse", "missing.blksgf"],
     ["bench", "--games", "0"],
+    ["pattern", "missing.txt"],
+    ["pattern", "-", "--pieces", "2,Q9"],
+    ["pattern", "-", "--threads", "0"],
 ])
 def test_bad_arguments_give_one_line(args, tmp_path):
-    assert_one_line_error(trigon(*args, cwd=tmp_path))
+    assert_one_line_error(trigon(*args, cwd=tmp_path, input="xxxx\n"))
+
+
+HEXAGON = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n"
+
+
+def test_pattern_counts_and_draws(tmp_path):
+    r = trigon("pattern", "-", "--pieces", "V,P6,F,A6", "--count", "--show", "3", input=HEXAGON)
+    assert r.returncode == 0, r.stderr
+    assert "solutions: 24 (exact)" in r.stdout
+    body = r.stdout.split("\n", 1)[1]  # after the "region: ..." line
+    drawings = [d for d in body.split("\n\n") if d.strip() and "solutions" not in d]
+    assert len(drawings) == 3 and len(set(drawings)) == 3
+    for d in drawings:  # each a cover of the hexagon: the picture read back is the region
+        assert tf.parse_region(re.sub("[a-zA-Z0-9]", "x", d)) == tf.parse_region(HEXAGON)
+        assert sorted(set(re.sub("[ \n]", "", d))) == list("abcd")
+    path = tmp_path / "hexagon.txt"
+    path.write_text(HEXAGON)
+    u = trigon("pattern", path, "--pieces", "V,P6,F,A6", "--unique", "--show", "0")
+    assert u.returncode == 0 and "symmetry classes: 2 (exact)" in u.stdout and "aaa" not in u.stdout
+
+
+def test_pattern_impossible_and_unsolvable():
+    r = trigon("pattern", "-", input="xxxxxx\nxxxxxx\n")
+    assert r.returncode == 0 and "no solution: area mismatch" in r.stdout
+    # Every cell has a piece that fits, but no cover exists: found by the search.
+    r = trigon("pattern", "-", "--pieces", "I6,L6", input="xxxxxx\nxxxxxx\n")
+    assert r.returncode == 0 and "\nno solution\n" in r.stdout
 
 
 @pytest.mark.skipif(has("solver"), reason="the solver is present")

@@ -710,6 +710,53 @@ def _final_value(game: Game, colour: int) -> float:
     return 1.0 / len(winners) if p in winners else 0.0
 
 
+@main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
+@click.argument("picture", type=click.File("r"))
+@click.option("--pieces", default=None,
+              help="Comma-separated piece names, repeats allowed (default: one colour's 22 pieces).")
+@click.option("--count", "count_all", is_flag=True, help="Count every solution (exact unless the time limit ends it).")
+@click.option("--unique", is_flag=True, help="Count one solution per symmetry class of the region.")
+@click.option("--show", type=click.IntRange(min=0), default=1, show_default=True, help="Solutions to draw.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=60.0, show_default=True, help="Seconds to search.")
+@click.option("--threads", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Threads (when counting without drawing).")
+@click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side.")
+def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, side):
+    """Cover the cells of a text PICTURE (a file, or - for standard input) exactly with pieces.
+
+    The picture has one character per triangle, x # * o @ filled, rows top to bottom, as
+    trigon_fast.parse_region reads it. Each solution is drawn with a letter per piece.
+
+    \b
+    Examples:
+      printf '  xxxxx\\n xxxxxxx\\n xxxxxxx\\n  xxxxx\\n' | trigon pattern - --pieces V,P6,F,A6 --count
+      trigon pattern shape.txt --count --unique --show 0
+    """
+    from .pattern import PatternPuzzle
+
+    names = None if pieces is None else [p.strip() for p in pieces.split(",") if p.strip()]
+    puzzle = PatternPuzzle(picture.read(), pieces=names, side=int(side))
+    counting = count_all or unique
+    r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
+                     time_limit=time_limit, threads=threads if counting and show == 0 else 1)
+    area = sum(PIECE_SIZES[PIECE_NAMES.index(n)] * k for n, k in puzzle.pieces.items())
+    listed = " ".join(n if k == 1 else f"{n}x{k}" for n, k in puzzle.pieces.items())
+    click.echo(f"region: {len(puzzle.region)} cells; pieces: {listed} ({area} triangles)")
+    if r.impossible:
+        click.echo(f"no solution: {r.impossible}")
+        return
+    for k in range(min(show, len(r.solutions))):
+        click.echo(r.diagram(k))
+        click.echo("")
+    if counting:
+        what = "symmetry classes" if unique else "solutions"
+        exact = "exact" if r.exhausted else ("interrupted" if r.interrupted else "time limit reached, at least")
+        click.echo(f"{what}: {r.count:,} ({exact})")
+    elif not r.solutions:
+        click.echo("no solution" if r.exhausted else "no solution found within the time limit")
+    click.echo(f"{r.nodes:,} nodes, {r.seconds:.3f} s")
+
+
 @main.command("analyse", short_help="Best moves, values and mistakes of a game or position.")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=int, help="Analyse only the position after this many moves.")

@@ -27,6 +27,7 @@ from .solver import SolverError
 __all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
 
 _FILLED = set("xX#*oO@")
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
 @dataclass
@@ -48,6 +49,36 @@ class PatternResult:
         if self.count > 0:
             return True
         return False if self.exhausted else None
+
+    def diagram(self, index: int = 0) -> str:
+        """Solution ``index`` as a text picture laid out as :func:`parse_region` reads one (rows
+        top to bottom, one character per triangle): each piece a letter of its own (a-z, then A-Z
+        and digits, in the solution's order), ``.`` a region cell left uncovered (none in a
+        solution; the region alone when there is no solution to draw)."""
+        if self.solutions and not -len(self.solutions) <= index < len(self.solutions):
+            raise IndexError(f"solution {index} of {len(self.solutions)} kept")
+        side = self.solutions[0][0].side if self.solutions and self.solutions[0] else 9
+        b = board(side)
+        mark = {c: "." for c in self.region}
+        if self.solutions:
+            for k, m in enumerate(self.solutions[index]):
+                for c in m.cell_indices:
+                    mark[c] = _LABELS[k % len(_LABELS)]
+        if not mark:
+            return ""
+        xy = {c: b.cell_xy(c) for c in mark}
+        x0 = min(x for x, _ in xy.values())
+        y0 = min(y for _, y in xy.values())
+        if (x0 + y0) % 2 != (0 if side == 9 else 1):
+            x0 -= 1  # keep picture x + y even = up, so that parse_region reads the picture back
+        rows: dict = {}
+        for c, (x, y) in xy.items():
+            rows.setdefault(y - y0, {})[x - x0] = mark[c]
+        lines = []
+        for y in range(max(rows) + 1):
+            row = rows.get(y, {})
+            lines.append("".join(row.get(x, " ") for x in range(max(row) + 1)) if row else "")
+        return "\n".join(lines)
 
 
 def parse_region(picture: str, side: int = 9) -> List[int]:
