@@ -212,6 +212,29 @@ def test_pattern_puzzle_prepared():
     assert tf.PatternPuzzle([], pieces={}).solve(all_solutions=True).count == 1
 
 
+def test_pattern_diagram_reads_back():
+    import re
+
+    for picture, pieces in PICTURES[:3] + [("  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", ["V", "P6", "F", "A6"])]:
+        r = tf.solve_pattern(picture, pieces=pieces, all_solutions=True, max_solutions=5)
+        if not r.solutions:
+            continue
+        for k in range(len(r.solutions)):
+            d = r.diagram(k)
+            assert tf.parse_region(re.sub("[a-zA-Z0-9]", "x", d)) == r.region
+            letters = re.sub("[ \n]", "", d)
+            assert len(set(letters)) == len(r.solutions[k]) and "." not in letters
+            # Each letter's cells are exactly one piece of the solution.
+            by_letter = {}
+            for cell, ch in zip(tf.parse_region(re.sub("[a-zA-Z0-9]", "x", d)), (c for c in d if c not in " \n")):
+                by_letter.setdefault(ch, set()).add(cell)
+            assert sorted(map(sorted, by_letter.values())) == sorted(sorted(m.cell_indices) for m in r.solutions[k])
+        with pytest.raises(IndexError):
+            r.diagram(len(r.solutions))
+    none = tf.solve_pattern("xxxxxx\nxxxxxx", pieces=["I6", "L6"], all_solutions=True)
+    assert none.count == 0 and none.diagram() == "......\n......"
+
+
 def test_pattern_puzzle_bad_input_and_options():
     for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"])):
         with pytest.raises(tf.SolverError):
