@@ -96,6 +96,8 @@ public:
         wit_.resize(depth);
         for (auto& w : wit_[0]) w.fill(kNone);
         lists_.resize(depth);
+        reach_at_.resize(depth);
+        fit_at_.resize(depth);
         made_.assign(depth, {-1, -1});
         t0_ = Clock::now();
     }
@@ -182,17 +184,30 @@ private:
 
     // Sound bounds: every piece left must still fit inside its colour's reach, and the areas must
     // fit. Returns false to prune; `fit_area` gets, per colour, the area of the pieces that fit.
-    bool bounds_hold(const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area) {
+    // At depth d (reaches and fits are kept per depth: a colour that did not move keeps its
+    // parent's when the piece placed lies outside that reach, since reach only shrinks down the
+    // tree, the parent's is a sound superset; here it is the same set).
+    bool bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area) {
         Bitboard all_reach;
         int total = 0;
+        auto& reaches = reach_at_[d];
         for (int c = 0; c < kNumColours; ++c) {
             fit_area[c] = 0;
+            reaches[c] = Bitboard{};
             if (!(colours_ >> c & 1)) continue;
             const std::uint32_t left = P.pieces_left(c);
             if (!left) continue;
-            const Bitboard fr = geo_.all_cells() - P.forbidden(c);
             const int area = area_of(left);
-            Bitboard reach = reach_of(P, c, fr, area);
+            if (d > 0 && c != made_[d].first && !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c])) {
+                reaches[c] = reach_at_[d - 1][c];
+                fit_area[c] = fit_at_[d - 1][c];
+                all_reach |= reaches[c];
+                total += area;
+                continue;
+            }
+            const Bitboard fr = geo_.all_cells() - P.forbidden(c);
+            Bitboard& reach = reaches[c];
+            reach = reach_of(P, c, fr, area);
             int smallest = kMaxPieceSize;
             for (std::uint32_t l = left; l; l &= l - 1) smallest = std::min(smallest, size_[std::countr_zero(l)]);
             drop_small_parts(reach, smallest);
@@ -212,6 +227,7 @@ private:
             }
             fit_area[c] = std::min(fit_area[c], room);
         }
+        fit_at_[d] = fit_area;
         return mode_ != Mode::AllPlaced || total <= all_reach.count();
     }
 
@@ -259,7 +275,7 @@ private:
             witness_ = path_;
         }
         std::array<int, kNumColours> fit{};
-        if (!bounds_hold(P, wit_[d], fit)) return false;
+        if (!bounds_hold(d, P, wit_[d], fit)) return false;
         update_lists(d);
         int colour = -1;
         std::size_t fewest = SIZE_MAX;
@@ -321,6 +337,8 @@ private:
     std::vector<Witnesses> wit_;
     std::vector<std::array<std::vector<std::uint16_t>, kNumColours>> lists_;  // per depth, per colour
     std::vector<std::pair<int, int>> made_;                                    // the move into each depth
+    std::vector<std::array<Bitboard, kNumColours>> reach_at_;                  // per depth: each colour's reach
+    std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
     MoveList ml_;
     VisitedSet tt_;
     std::vector<std::pair<int, int>> path_, witness_;
