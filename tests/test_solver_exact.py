@@ -235,6 +235,24 @@ def test_pattern_diagram_reads_back():
     assert none.count == 0 and none.diagram() == "......\n......"
 
 
+def test_pattern_bad_counts_and_cells_are_refused():
+    bad_pieces = [{"2": 10**10}, {"2": 2 * 10**9}, {"2": 1.5}, {"2": "3"}, {"2": -1}, ["2"] * 1000, {"Q": 1}]
+    for pieces in bad_pieces:
+        for call in (lambda: tf.PatternPuzzle("xxxx", pieces=pieces), lambda: tf.solve_pattern("xxxx", pieces=pieces)):
+            with pytest.raises(tf.SolverError):
+                call()
+    # The small board has fewer cells than the big one's cap: the core's refusal is a SolverError too.
+    with pytest.raises(tf.SolverError):
+        tf.PatternPuzzle("xxxx", pieces={"1": 400}, side=8)
+    for region in ([0, 1, 2**40], [1.5, 2], [None], ["a1"], [0, 0]):
+        with pytest.raises(tf.SolverError):
+            tf.PatternPuzzle(region, pieces=["1"] * len(region))
+    # numpy integers are integers.
+    import numpy as np
+
+    assert tf.PatternPuzzle(np.array(tf.parse_region("xxxx")), pieces={"2": np.int64(2)}).solve(all_solutions=True).count == 1
+
+
 def test_pattern_puzzle_bad_input_and_options():
     for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"])):
         with pytest.raises(tf.SolverError):

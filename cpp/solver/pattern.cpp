@@ -174,6 +174,8 @@ PreparedPattern::PreparedPattern(int side, const std::vector<int>& cells, const 
     int piece_area = 0, smallest = 0;
     for (int p = 0; p < kNumPieces; ++p) {
         if (piece_counts[p] < 0) throw std::invalid_argument("negative piece count");
+        // More copies than the board has cells never fit (and would overflow the area below).
+        if (piece_counts[p] > geo.num_cells()) throw std::invalid_argument("more copies of a piece than the board has cells");
         piece_area += piece_counts[p] * trigon_pieces()[p].size;
         if (piece_counts[p] > 0) smallest = trigon_pieces()[p].size;
     }

@@ -15,6 +15,7 @@ A puzzle solved again and again (other options, other threads, a GUI's redraws) 
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,6 +28,7 @@ from .solver import SolverError
 __all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
 
 _FILLED = set("xX#*oO@")
+_MAX_COPIES = 486  # cells of the big board: no puzzle takes more copies of a piece
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
@@ -123,7 +125,10 @@ def _region_cells(region, side: int) -> List[int]:
             if idx < 0:
                 raise SolverError(f"{c!r} is not a cell of the side-{side} board")
         else:
-            idx = int(c)
+            try:
+                idx = operator.index(c)
+            except TypeError:
+                raise SolverError(f"region cells must be cell names or integer indices, not {c!r}") from None
             if not 0 <= idx < b.num_cells:
                 raise SolverError(f"cell index {c!r} out of range")
         cells.append(idx)
@@ -154,9 +159,16 @@ def _counts_of(pieces) -> List[int]:
             idx = piece_index(p)
         except ValueError as e:
             raise SolverError(str(e)) from None
-        if int(n) < 0:
+        try:
+            n = operator.index(n)  # integers only: 1.5 or "3" copies are mistakes, not 1 and 3
+        except TypeError:
+            raise SolverError(f"piece counts must be integers, not {n!r}") from None
+        if n < 0:
             raise SolverError("piece counts must be >= 0")
-        counts[idx] += int(n)
+        counts[idx] += n
+        if counts[idx] > _MAX_COPIES:
+            raise SolverError(f"{counts[idx]} copies of {PIECE_NAMES[idx]}: more than the board's "
+                              f"{_MAX_COPIES} cells could ever take")
     return counts
 
 
@@ -196,7 +208,10 @@ class PatternPuzzle:
         self.side = side
         self._cells = _region_cells(region, side)
         self._counts = _piece_counts(pieces)
-        self._prepared = _core.PatternPuzzle(side, self._cells, self._counts)
+        try:
+            self._prepared = _core.PatternPuzzle(side, self._cells, self._counts)
+        except ValueError as e:  # what the checks above let through and the core refuses
+            raise SolverError(str(e)) from None
 
     @property
     def region(self) -> List[int]:
@@ -256,7 +271,10 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
     _check_solve_options(time_limit, method, threads)
-    out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
-                              max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
-                              threads=threads)
+    try:
+        out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
+                                  max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
+                                  threads=threads)
+    except ValueError as e:  # what the checks above let through and the core refuses
+        raise SolverError(str(e)) from None
     return _result(out, cells, side)
