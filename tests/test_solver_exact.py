@@ -253,6 +253,31 @@ def test_pattern_bad_counts_and_cells_are_refused():
     assert tf.PatternPuzzle(np.array(tf.parse_region("xxxx")), pieces={"2": np.int64(2)}).solve(all_solutions=True).count == 1
 
 
+def test_odd_limits_and_colours_are_refused():
+    g = _endgame(1, 20)
+    before = g.position.copy()
+    bad_time = [float("nan"), float("inf"), -1, 0, "1", None, True]
+    for t in bad_time:
+        for call in (lambda: tf.can_place_all(g, time_limit=t), lambda: tf.max_placeable(g, 0, time_limit=t),
+                     lambda: tf.solve_pattern("xxxx", pieces=["2", "2"], time_limit=t),
+                     lambda: tf.solve_solo(time_limit=t)):
+            with pytest.raises(tf.SolverError):
+                call()
+    for colours in ([1.5], [None], "purple", [7], 3.0, object()):
+        with pytest.raises(tf.SolverError):
+            tf.can_place_all(g, colours, time_limit=0.1)
+    for nodes in (1.5, -5, 2**70, "10", True):
+        with pytest.raises(tf.SolverError):
+            tf.can_place_all(g, node_limit=nodes, time_limit=0.1)
+        with pytest.raises(tf.SolverError):
+            tf.max_placeable(g, 0, node_limit=nodes, time_limit=0.1)
+    assert g.position == before
+    # Colour names and Colour members are colours.
+    by_name = tf.can_place_all(g, "blue", time_limit=5)
+    assert by_name.answer == tf.can_place_all(g, [tf.Colour.BLUE], time_limit=5).answer
+    assert by_name.proven
+
+
 def test_pattern_puzzle_bad_input_and_options():
     for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"])):
         with pytest.raises(tf.SolverError):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
+
+import numpy as np
 
 from . import _core
 from .game import Game
 from .move import Move
-from .solver import SolverError
+from .solver import SolverError, _check_seconds
 from .variants import Colour
 
 __all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
@@ -48,12 +51,39 @@ class MaxPlaceResult:
     interrupted: bool = False
 
 
+def _check_nodes(node_limit) -> int:
+    try:
+        n = operator.index(node_limit)
+    except TypeError:
+        raise SolverError(f"node_limit must be an integer (0: none), not {node_limit!r}") from None
+    if isinstance(node_limit, bool) or not 0 <= n < 2**62:
+        raise SolverError(f"node_limit must be 0 (none) or a positive number of nodes, not {node_limit!r}")
+    return n
+
+
+def _colour_of(c) -> int:
+    """0..3 from a Colour, an integer or a colour name."""
+    if isinstance(c, str):
+        try:
+            return int(Colour[c.strip().upper()])
+        except KeyError:
+            raise SolverError(f"unknown colour {c!r}; use blue, yellow, red, green or 0..3") from None
+    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+        raise SolverError(f"not a colour: {c!r} (use 0..3, a Colour or a colour name)")
+    return int(c)
+
+
 def _colours_mask(game: Game, colours) -> int:
     in_play = [int(c) for c in game.variant.colours]
     if colours is None:
         cs = in_play
     else:
-        cs = [int(c) for c in ([colours] if isinstance(colours, int) else colours)]
+        single = isinstance(colours, (int, np.integer, str))
+        try:
+            items = [colours] if single else list(colours)
+        except TypeError:
+            raise SolverError(f"colours must be a colour or a list of colours, not {colours!r}") from None
+        cs = [_colour_of(c) for c in items]
         for c in cs:
             if c not in in_play:
                 raise SolverError(f"colour {c} does not take part in this game")
@@ -94,12 +124,12 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     first to settle the question stops the other (sooner answers on near-miss endgames)."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
-    if time_limit is None or time_limit <= 0:
-        raise SolverError("time_limit must be a positive number of seconds")
+    _check_seconds(time_limit)
     if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
         raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
+    nodes = _check_nodes(node_limit)
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
-                            node_limit=int(node_limit), heuristic=bool(heuristic), threads=threads)
+                            node_limit=nodes, heuristic=bool(heuristic), threads=threads)
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
     mask = _colours_mask(game, colours)
@@ -118,8 +148,10 @@ def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: i
     exact when ``proven``."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    _check_seconds(time_limit)
+    nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1
-    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=int(node_limit))
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes)
     moves, _ = _witness(game, r["witness"])
     return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
                           witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),

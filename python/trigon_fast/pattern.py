@@ -23,7 +23,7 @@ from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board, piece_index
-from .solver import SolverError
+from .solver import SolverError, _check_seconds
 
 __all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
 
@@ -173,8 +173,7 @@ def _counts_of(pieces) -> List[int]:
 
 
 def _check_solve_options(time_limit, method, threads) -> None:
-    if time_limit is None or time_limit <= 0:
-        raise SolverError("time_limit must be a positive number of seconds")
+    _check_seconds(time_limit)
     if method not in ("auto", "frontier", "mrv"):
         raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
     if not isinstance(threads, int) or not 1 <= threads <= 64:

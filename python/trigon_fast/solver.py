@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -24,6 +26,14 @@ CellLike = Union[int, str]
 
 class SolverError(TrigonError):
     """Bad solver input (colours, start cells, limits)."""
+
+
+def _check_seconds(time_limit) -> None:
+    """A time limit must be a finite positive number (NaN compares false with everything: a
+    search given it would never see its time run out)."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or not math.isfinite(time_limit) \
+            or time_limit <= 0:
+        raise SolverError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
 
 
 @dataclass(frozen=True)
@@ -181,8 +191,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     else:
         variant = _resolve_variant(variant, alternate_rule, colours)
         base = Game(variant)
-    if time_limit is None or time_limit <= 0:
-        raise SolverError("time_limit must be a positive number of seconds")
+    _check_seconds(time_limit)
     if int(threads) < 1:
         raise SolverError("threads must be >= 1")
     if int(count) < 1:
