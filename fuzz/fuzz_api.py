@@ -1,6 +1,7 @@
 """Fuzz target: random sequences of Game API calls (play, play out of turn, setup, undo, copy,
 set_turn, legal moves, scores, records, random_game, a tiny search, the solo solver for a few
-milliseconds) on every variant, with odd arguments.
+milliseconds, the exact endgame questions and the pattern solver with tiny limits) on every
+variant, with odd arguments.
 
 After each call the game must be consistent: a call that raised left it unchanged, the legal
 moves are exactly the moves check() accepts, undo restores the previous position, a copy is
@@ -48,7 +49,7 @@ def check_one(data: bytes) -> None:
     for _ in range(fdp.ConsumeIntInRange(0, 40)):
         if fdp.remaining_bytes() == 0:
             break
-        op = fdp.ConsumeIntInRange(0, 13)
+        op = fdp.ConsumeIntInRange(0, 15)
         before = _snapshot(g)
         try:
             if op <= 3:  # a legal move (most often), so games get deep
@@ -115,6 +116,26 @@ def check_one(data: bytes) -> None:
 
                 sol = solver.solve_solo(g.variant, game=g, time_limit=0.02, seed=fdp.ConsumeIntInRange(0, 99))
                 assert sol.game.is_over and g.position == before[0]
+            elif op == 14:  # exact questions, tiny limits, odd colours and limits now and then
+                colours = fdp.PickValueInList([None, [0], [1, 2], [0, 1, 2, 3], "red"] + _ODD)
+                limit = fdp.PickValueInList([0.01, 0.02, 0.0, -1.0, float("nan"), "1"])
+                nodes = fdp.PickValueInList([0, 1, 50, 1000, -3, 1.5])
+                r = tf.can_place_all(g, colours, time_limit=limit, node_limit=nodes,
+                                     threads=fdp.PickValueInList([1, 2, 0]))
+                assert g.position == before[0], "can_place_all changed the game"
+                if r.answer:
+                    assert r.witness_game is not None
+                m = tf.max_placeable(g, fdp.PickValueInList([0, 1, 2, 3] + _ODD), time_limit=limit, node_limit=nodes)
+                assert m.triangles >= 0 and g.position == before[0]
+            elif op == 15:  # a pattern puzzle on fuzzed cells and counts
+                cells = [fdp.ConsumeIntInRange(-2, board.num_cells + 2) for _ in range(fdp.ConsumeIntInRange(0, 12))]
+                pieces = {fdp.PickValueInList(list(tf.PIECE_NAMES) + [22, -1, "Q"]):
+                          fdp.PickValueInList([0, 1, 2, 3, -1, 1.5, 10**12]) for _ in range(fdp.ConsumeIntInRange(0, 4))}
+                r = tf.solve_pattern(cells, pieces=pieces, all_solutions=fdp.ConsumeBool(), time_limit=0.05,
+                                     side=g.variant.side, threads=fdp.PickValueInList([1, 2]),
+                                     method=fdp.PickValueInList(["auto", "frontier", "mrv", "dlx"]))
+                for sol in r.solutions:  # each an exact cover of the cells
+                    assert sorted(c for m in sol for c in m.cell_indices) == sorted(cells)
             else:
                 r = tf.random_game(g.variant, seed=fdp.ConsumeIntInRange(0, 2**64), start=g)
                 assert r.is_over and len(r.history) >= len(g.history)
