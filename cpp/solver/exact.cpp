@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <memory>
 #include <thread>
 
@@ -93,6 +94,8 @@ public:
         for (auto& z : zob_) z = rng.next();
         const int depth = kNumColours * kNumPieces + 2;
         stack_.assign(depth, start);
+        excl_.assign(depth, {});
+        cover_count_.assign(n, 0);
         wit_.resize(depth);
         for (auto& w : wit_[0]) w.fill(kNone);
         lists_.resize(depth);
@@ -107,7 +110,7 @@ public:
     // AllPlaced: true when a witness was found. MaxArea: explores everything (or until stopped).
     bool run() {
         if (!colours_) return true;
-        return dfs(0, 0);
+        return mode_ == Mode::AllPlaced ? dfs_cells(0) : dfs(0, 0);
     }
 
     bool aborted() const { return aborted_; }
@@ -187,25 +190,34 @@ private:
     // At depth d (reaches and fits are kept per depth: a colour that did not move keeps its
     // parent's when the piece placed lies outside that reach, since reach only shrinks down the
     // tree, the parent's is a sound superset; here it is the same set).
-    bool bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area) {
+    // With `only` >= 0, the position is the one they were computed for at this depth and only that
+    // colour's excluded cells grew: the others keep theirs.
+    bool bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only = -1) {
         Bitboard all_reach;
         int total = 0;
         auto& reaches = reach_at_[d];
         for (int c = 0; c < kNumColours; ++c) {
+            if (only >= 0 && c != only && (colours_ >> c & 1) && P.pieces_left(c)) {
+                fit_area[c] = fit_at_[d][c];
+                all_reach |= reaches[c];
+                total += area_of(P.pieces_left(c));
+                continue;
+            }
             fit_area[c] = 0;
             reaches[c] = Bitboard{};
             if (!(colours_ >> c & 1)) continue;
             const std::uint32_t left = P.pieces_left(c);
             if (!left) continue;
             const int area = area_of(left);
-            if (d > 0 && c != made_[d].first && !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c])) {
+            if (d > 0 && only < 0 && c != made_[d].first &&
+                !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c])) {
                 reaches[c] = reach_at_[d - 1][c];
                 fit_area[c] = fit_at_[d - 1][c];
                 all_reach |= reaches[c];
                 total += area;
                 continue;
             }
-            const Bitboard fr = geo_.all_cells() - P.forbidden(c);
+            const Bitboard fr = geo_.all_cells() - P.forbidden(c) - excl_[d][c];
             Bitboard& reach = reaches[c];
             reach = reach_of(P, c, fr, area);
             int smallest = kMaxPieceSize;
@@ -242,16 +254,19 @@ private:
             auto& out = lists[c];
             out.clear();
             if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+            const Bitboard& excl = excl_[d][c];
             if (d == 0 || !stack_[d - 1].started(c)) {  // (a first move also moves others' start cells)
                 P.generate(c, ml_);
-                out.assign(ml_.begin(), ml_.end());
+                for (auto id : ml_)
+                    if (!t_.cells_mask(id).intersects(excl)) out.push_back(id);
                 continue;
             }
             for (auto id : lists_[d - 1][c])
                 if (P.still_legal(c, id)) out.push_back(id);
             if (c == made_[d].first) {
                 const int n = P.generate_at(c, P.attach_points(c) - stack_[d - 1].attach_points(c), ml_.moves.data());
-                out.insert(out.end(), ml_.moves.begin(), ml_.moves.begin() + n);
+                for (int k = 0; k < n; ++k)
+                    if (!t_.cells_mask(ml_.moves[k]).intersects(excl)) out.push_back(ml_.moves[k]);
             }
         }
     }
@@ -324,6 +339,75 @@ private:
         return false;
     }
 
+    // The all-placed search branches on a cell: of all colours' open attach points (start cells
+    // before a first move), the one the fewest legal moves of its colour cover; either one of
+    // those moves covers it, or that colour never does. The branches split the layouts, so no
+    // layout is reached twice (branching on a colour's next move reaches a layout of k pieces
+    // through up to k! orders) and no visited set is needed.
+    bool dfs_cells(int d) {
+        const Position& P = stack_[d];
+        std::array<int, kNumColours> fit{};
+        for (int grown = -1;; ) {  // grown: the colour whose excluded cells grew since the last pass
+            if (out_of_budget()) return true;
+            if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
+            if (grown < 0) update_lists(d);
+            int colour = -1, cell = -1, fewest = INT_MAX;
+            std::size_t fewest_moves = SIZE_MAX;
+            for (int c = 0; c < kNumColours; ++c) {
+                if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+                const auto& list = lists_[d][c];
+                if (list.empty()) return false;
+                if (list.size() < fewest_moves) {
+                    fewest_moves = list.size();
+                    colour = c;
+                }
+            }
+            if (colour < 0) {  // every colour has placed everything
+                witness_ = path_;
+                return true;
+            }
+            // The colour with fewest moves; of its open cells, the one fewest of them cover.
+            const Bitboard open = (P.started(colour) ? P.attach_points(colour) : P.start_cells(colour)) - excl_[d][colour];
+            for (auto id : lists_[d][colour]) (t_.cells_mask(id) & open).for_each([&](int x) { ++cover_count_[x]; });
+            open.for_each([&](int x) {
+                const int k = cover_count_[x];
+                cover_count_[x] = 0;
+                if (k == 0) {
+                    excl_[d][colour].set(x);  // no move covers it now, so none ever will: sharpens the reach
+                } else if (k < fewest) {
+                    fewest = k;
+                    cell = x;
+                }
+            });
+            // Big pieces first, then the snuggest. (cell < 0 cannot happen: every legal move covers
+            // an open cell; were it so, all the colour's moves are tried and nothing is excluded.)
+            const Bitboard empty = geo_.all_cells() - P.occupied_all();
+            std::vector<std::pair<int, std::uint16_t>> order;
+            for (auto id : lists_[d][colour])
+                if (cell < 0 || t_.cells_mask(id).test(cell))
+                    order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
+            std::sort(order.begin(), order.end());
+            for (auto [_, id] : order) {
+                stack_[d + 1] = P;
+                stack_[d + 1].place(colour, id);
+                excl_[d + 1] = excl_[d];
+                wit_[d + 1] = wit_[d];
+                path_.push_back({colour, id});
+                made_[d + 1] = {colour, id};
+                const bool end = dfs_cells(d + 1);
+                path_.pop_back();
+                if (end) return true;
+            }
+            if (cell < 0) return false;
+            // Then the layouts in which this colour leaves the cell alone, at this same node.
+            excl_[d][colour].set(cell);
+            auto& list = lists_[d][colour];
+            list.erase(std::remove_if(list.begin(), list.end(), [&](std::uint16_t id) { return t_.cells_mask(id).test(cell); }),
+                       list.end());
+            grown = colour;
+        }
+    }
+
     const MoveTable& t_;
     const Geometry& geo_;
     Mode mode_;
@@ -334,6 +418,8 @@ private:
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
+    std::vector<std::array<Bitboard, kNumColours>> excl_;  // per depth: cells each colour will not cover
+    std::vector<int> cover_count_;                         // per cell: moves covering it (zero between uses)
     std::vector<Witnesses> wit_;
     std::vector<std::array<std::vector<std::uint16_t>, kNumColours>> lists_;  // per depth, per colour
     std::vector<std::pair<int, int>> made_;                                    // the move into each depth
