@@ -615,3 +615,44 @@ def test_ctrl_c_stops_a_threaded_can_place_all():
     timer.cancel()
     assert r.interrupted and r.answer is None and time.perf_counter() - t0 < 5
     assert r.best_triangles is not None and r.best_triangles < r.target_triangles
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exhaustive_search_matches_enumeration_under_the_alternate_rule(seed):
+    # The exhaustive search alone (it branches on cells a colour covers or never does) against
+    # plain enumeration: alternate-rule endgames, some colours or all, some "yes", some "no".
+    g = tf.solve_solo(alternate_rule=True, seed=seed, time_limit=30).game
+    while len(g.history) > 76:
+        g.undo()
+    rng = random.Random(seed)
+    for _ in range(2 + seed % 3):
+        moves = list(g.legal_moves)
+        if not moves:
+            break
+        g.push(rng.choice(moves))
+    answers = []
+    for colours in ([0, 1, 2, 3], [seed % 4, (seed + 1) % 4], [seed % 4]):
+        want = _all_placed(g.position, colours)
+        r = tf.can_place_all(g, colours, time_limit=30, heuristic=False)
+        assert r.proven and r.answer == want, colours
+        if want:
+            assert all(not r.witness_game.pieces_left(c) for c in colours)
+        answers.append(want)
+    assert g.variant.alternate_rule
+
+
+def test_exhaustive_search_answers_are_mixed_under_the_alternate_rule():
+    # The cases above are not all one answer (else a search that always said it would pass).
+    seen = set()
+    for seed in range(6):
+        g = tf.solve_solo(alternate_rule=True, seed=seed, time_limit=30).game
+        while len(g.history) > 76:
+            g.undo()
+        rng = random.Random(seed)
+        for _ in range(2 + seed % 3):
+            moves = list(g.legal_moves)
+            if not moves:
+                break
+            g.push(rng.choice(moves))
+        seen.add(_all_placed(g.position, [0, 1, 2, 3]))
+    assert seen == {True, False}
