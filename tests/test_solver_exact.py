@@ -372,7 +372,7 @@ def test_can_place_all_matches_enumeration(seed):
             break
         g.push(rng.choice(moves))
     want = _all_placed(g.position, range(4))
-    for kw in (dict(heuristic=False), dict(), dict(threads=2)):
+    for kw in (dict(heuristic=False), dict(), dict(threads=2), dict(threads=3)):
         r = tf.can_place_all(g, time_limit=20, **kw)
         assert r.proven and r.answer == want, kw
         if want:
@@ -572,14 +572,15 @@ def test_can_place_all_threads_give_the_same_settled_answers():
         assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
 
 
-def test_can_place_all_threads_prove_a_near_miss_no():
+@pytest.mark.parametrize("threads", [2, 3])
+def test_can_place_all_threads_prove_a_near_miss_no(threads):
     # Four pieces a colour, each colour alone can place them all, the short exhaustive search
-    # does not settle it: the "no" comes from the exhaustive search beside the guided one
-    # (about 3 s of 3.9M nodes on one core, measured).
+    # does not settle it: the "no" comes from the exhaustive search beside the guided one (with
+    # three threads, from either of the two exhaustive searches, the colours in other orders).
     g = _near_miss(10, left=4)
     assert all(tf.can_place_all(g, [c], time_limit=10).answer for c in tf.Colour)
     assert tf.can_place_all(g, node_limit=20000, heuristic=False).answer is None
-    r = tf.can_place_all(g, time_limit=60, threads=2)
+    r = tf.can_place_all(g, time_limit=60, threads=threads)
     assert r.answer is False and r.proven and not r.witness
 
 
@@ -604,14 +605,15 @@ def test_can_place_all_threads_are_checked():
             tf.can_place_all(g, threads=bad)
 
 
-def test_ctrl_c_stops_a_threaded_can_place_all():
+@pytest.mark.parametrize("threads", [2, 3])
+def test_ctrl_c_stops_a_threaded_can_place_all(threads):
     g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=0)
     while len(g.history) > 40:
         g.undo()
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     t0 = time.perf_counter()
-    r = tf.can_place_all(g, time_limit=60, threads=2)
+    r = tf.can_place_all(g, time_limit=60, threads=threads)
     timer.cancel()
     assert r.interrupted and r.answer is None and time.perf_counter() - t0 < 5
     assert r.best_triangles is not None and r.best_triangles < r.target_triangles
@@ -630,14 +632,21 @@ def test_exhaustive_search_matches_enumeration_under_the_alternate_rule(seed):
         if not moves:
             break
         g.push(rng.choice(moves))
-    answers = []
     for colours in ([0, 1, 2, 3], [seed % 4, (seed + 1) % 4], [seed % 4]):
         want = _all_placed(g.position, colours)
         r = tf.can_place_all(g, colours, time_limit=30, heuristic=False)
         assert r.proven and r.answer == want, colours
         if want:
             assert all(not r.witness_game.pieces_left(c) for c in colours)
-        answers.append(want)
+        # The other colour order (the second exhaustive search of threads >= 3): the same answer.
+        mask = sum(1 << c for c in colours)
+        other = _core.can_place_all(g.position, mask, time_limit=30.0, heuristic=False, least_slack=True)
+        assert other["answer"] == int(want), colours
+        if want:
+            h = g.copy()
+            for c, pid in other["witness"]:
+                h.play(tf.Move.from_id(pid), colour=c)
+            assert all(not h.pieces_left(c) for c in colours)
     assert g.variant.alternate_rule
 
 

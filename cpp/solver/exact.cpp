@@ -101,6 +101,7 @@ public:
         lists_.resize(depth);
         reach_at_.resize(depth);
         fit_at_.resize(depth);
+        slack_at_.resize(depth);
         made_.assign(depth, {-1, -1});
         t0_ = Clock::now();
     }
@@ -213,6 +214,7 @@ private:
                 !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c])) {
                 reaches[c] = reach_at_[d - 1][c];
                 fit_area[c] = fit_at_[d - 1][c];
+                slack_at_[d][c] = slack_at_[d - 1][c];
                 all_reach |= reaches[c];
                 total += area;
                 continue;
@@ -225,6 +227,7 @@ private:
             drop_small_parts(reach, smallest);
             const int room = reach.count();
             if (mode_ == Mode::AllPlaced && area > room) return false;
+            slack_at_[d][c] = room - area;
             all_reach |= reach;
             total += area;
             for (std::uint32_t l = left; l; l &= l - 1) {
@@ -352,13 +355,14 @@ private:
             if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
             if (grown < 0) update_lists(d);
             int colour = -1, cell = -1, fewest = INT_MAX;
-            std::size_t fewest_moves = SIZE_MAX;
+            std::pair<long long, std::size_t> least{LLONG_MAX, SIZE_MAX};  // (slack or 0, moves)
             for (int c = 0; c < kNumColours; ++c) {
                 if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
                 const auto& list = lists_[d][c];
                 if (list.empty()) return false;
-                if (list.size() < fewest_moves) {
-                    fewest_moves = list.size();
+                const std::pair<long long, std::size_t> key{opt_.least_slack ? slack_at_[d][c] : 0, list.size()};
+                if (key < least) {
+                    least = key;
                     colour = c;
                 }
             }
@@ -425,6 +429,7 @@ private:
     std::vector<std::pair<int, int>> made_;                                    // the move into each depth
     std::vector<std::array<Bitboard, kNumColours>> reach_at_;                  // per depth: each colour's reach
     std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
+    std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
     MoveList ml_;
     VisitedSet tt_;
     std::vector<std::pair<int, int>> path_, witness_;
@@ -462,7 +467,9 @@ void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pai
 ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop,
                                      Clock::time_point t0, ExactResult r) {
     const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
-    SoloSearch guided(start, guided_options(options, left, std::min(options.threads, 64) - 1));
+    const int helpers = std::min(options.threads, 64) - 1;
+    const bool portfolio = helpers >= 2;  // one of the helpers runs the exhaustive search's other colour order
+    SoloSearch guided(start, guided_options(options, left, portfolio ? helpers - 1 : helpers));
     guided.start();
     std::atomic<bool> halt{false}, exhaustive_done{false};
     std::thread watcher([&] {
@@ -472,12 +479,29 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     });
     ExactOptions rest = options;
     rest.time_limit = left;
+    ExactOptions other_order = rest;
+    other_order.least_slack = !rest.least_slack;
+    std::unique_ptr<ExactSearch> second;
+    bool second_found = false;
+    std::thread second_thread;
+    if (portfolio) {
+        second = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, other_order, &halt);
+        second_thread = std::thread([&] {
+            second_found = second->run();
+            if (!second->aborted()) {
+                halt = true;
+                exhaustive_done = true;
+            }
+        });
+    }
     auto s = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, rest, &halt);
     const bool found = s->run();
+    if (!s->aborted()) halt = true;
     exhaustive_done = true;
+    if (second_thread.joinable()) second_thread.join();
     watcher.join();
     guided.join();
-    r.nodes += s->nodes() + guided.stats().nodes;
+    r.nodes += s->nodes() + (second ? second->nodes() : 0) + guided.stats().nodes;
     const auto sols = guided.solutions();
     if (!sols.empty()) {
         r.answer = 1;
@@ -485,6 +509,9 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     } else if (!s->aborted()) {
         r.answer = found ? 1 : 0;
         if (found) r.witness = s->witness();
+    } else if (second && !second->aborted()) {
+        r.answer = second_found ? 1 : 0;
+        if (second_found) r.witness = second->witness();
     } else {
         r.answer = -1;
         set_best_layout(r, start, guided.best_partial_moves());

@@ -19,7 +19,11 @@ struct ExactOptions {
     long long node_limit = 0;        // 0: none
     std::size_t tt_capacity = 1u << 22;
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
-    int threads = 1;                 // can_place_all: >= 2 runs the guided search (threads - 1) beside the exhaustive one
+    int threads = 1;                 // can_place_all: >= 2 runs the guided search (threads - 1) beside the exhaustive one,
+                                     // >= 3 also a second exhaustive search taking the colours in the other order
+    // The all-placed search takes next the colour with fewest legal moves, or (least_slack) the one
+    // whose reach exceeds the area of its pieces left by least: each settles endgames the other cannot.
+    bool least_slack = false;
 };
 
 struct ExactResult {
