@@ -114,14 +114,19 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
     colour, 10% each for several: one that cannot place everything alone decides "no", and
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets 30% of
-    the time to find a witness, and the exhaustive search the rest. ``node_limit`` bounds the
+    the time to find a witness, and the exhaustive search the rest. The exhaustive search
+    branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
+    moves cover; either one of them covers it, or that colour never does. ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
     much the best layout the guided search found places (``best_layout``, legal in that order):
     what can surely be placed, not a bound on what can.
 
     ``threads`` >= 2 (with ``heuristic``): after the single colours, the guided search runs on
     ``threads - 1`` threads beside the exhaustive search, both with all the time left, and the
-    first to settle the question stops the other (sooner answers on near-miss endgames)."""
+    first to settle the question stops the other (sooner answers on near-miss endgames). With
+    ``threads`` >= 3, one of those threads runs a second exhaustive search that takes next the
+    colour whose reach exceeds the area of its pieces left by least (each order settles some
+    endgames far sooner than the other)."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     _check_seconds(time_limit)
