@@ -342,11 +342,11 @@ private:
         return false;
     }
 
-    // The all-placed search branches on a cell: of all colours' open attach points (start cells
-    // before a first move), the one the fewest legal moves of its colour cover; either one of
-    // those moves covers it, or that colour never does. The branches split the layouts, so no
-    // layout is reached twice (branching on a colour's next move reaches a layout of k pieces
-    // through up to k! orders) and no visited set is needed.
+    // The all-placed search branches on a cell: of the next colour's open attach points (start
+    // cells before a first move), the one fewest of its legal moves cover; either one of those
+    // moves covers it, or that colour never does. The branches split the layouts, so no layout
+    // is reached twice (branching on a colour's next move reaches a layout of k pieces through
+    // up to k! orders) and no visited set is needed.
     bool dfs_cells(int d) {
         const Position& P = stack_[d];
         std::array<int, kNumColours> fit{};
@@ -355,7 +355,8 @@ private:
             if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
             if (grown < 0) update_lists(d);
             int colour = -1, cell = -1, fewest = INT_MAX;
-            std::pair<long long, std::size_t> least{LLONG_MAX, SIZE_MAX};  // (slack or 0, moves)
+            // The next colour: fewest legal moves, or least slack first (ties: fewest moves).
+            std::pair<long long, std::size_t> least{LLONG_MAX, SIZE_MAX};
             for (int c = 0; c < kNumColours; ++c) {
                 if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
                 const auto& list = lists_[d][c];
@@ -370,7 +371,7 @@ private:
                 witness_ = path_;
                 return true;
             }
-            // The colour with fewest moves; of its open cells, the one fewest of them cover.
+            // Of the next colour's open cells, the one fewest of its moves cover.
             const Bitboard open = (P.started(colour) ? P.attach_points(colour) : P.start_cells(colour)) - excl_[d][colour];
             for (auto id : lists_[d][colour]) (t_.cells_mask(id) & open).for_each([&](int x) { ++cover_count_[x]; });
             open.for_each([&](int x) {

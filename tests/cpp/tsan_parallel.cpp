@@ -1,11 +1,12 @@
 // ThreadSanitizer driver of everything that runs on several threads: the parallel search (2-4
 // workers, progress snapshots read while workers write, stop from another thread, tree reuse,
 // a node budget that fills, sampled playouts), the parallel solo solver (racing workers,
-// several solutions, stats polled while running, stop from another thread) and batched
-// self-play. Built and run by .ci/sanitize (see there for the compile line):
-//   tsan_parallel [all|search|solver|batch]   # prints "ok", and TSan prints no report
+// several solutions, stats polled while running, stop from another thread), batched
+// self-play and the threaded endgame questions. Built and run by .ci/sanitize (see there for the compile line):
+//   tsan_parallel [all|search|solver|batch|exact]   # prints "ok", and TSan prints no report
 // It also checks results (legal moves, solutions that replay), so a race that corrupts a result
 // without a report still fails. Exit status 0 on success.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 
 #include "search/batch.h"
 #include "search/mcts.h"
+#include "solver/exact.h"
 #include "solver/solo.h"
 
 using namespace trigon;
@@ -116,6 +118,63 @@ void solver_runs() {
     std::printf("solver: ok\n");
 }
 
+// can_place_all on several threads (guided search beside one or two exhaustive searches, the
+// first to settle stopping the others) against the exhaustive search alone, and stopped from
+// another thread.
+void exact_runs() {
+    Rules r;
+    Position start(r);
+    solver::SoloOptions so;
+    so.seed = 3;
+    so.time_limit = 60;
+    solver::SoloSearch solo(start, so);
+    solo.start();
+    solo.join();
+    const auto sols = solo.solutions();
+    expect(!sols.empty(), "exact: a solution to take back");
+    if (sols.empty()) return;
+    for (int replaced : {4, 10}) {  // a "yes" and a "no" past the quick stage (79k nodes)
+        Position q = start;
+        for (std::size_t k = 0; k + 16 + replaced < sols.front().moves.size(); ++k) q.play(sols.front().moves[k].second);
+        MoveList ml;
+        std::uint64_t lcg = 12345 + replaced;
+        for (int k = 0; k < replaced && !q.is_over(); ++k) {  // a near miss: some moves replaced by others
+            q.generate(q.to_move(), ml);
+            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+            q.play(ml.size ? ml.moves[(lcg >> 33) % ml.size] : kPass);
+        }
+        solver::ExactOptions o;
+        o.time_limit = 60;
+        o.heuristic = false;
+        const auto want = solver::can_place_all(q, o);
+        std::printf("exact: %d moves replaced: answer %d, %lld nodes\n", replaced, want.answer, want.nodes);
+        expect(want.answer >= 0, "exact: the exhaustive search settles it");
+        for (int threads : {2, 3}) {
+            solver::ExactOptions t = o;
+            t.heuristic = true;
+            t.threads = threads;
+            const auto got = solver::can_place_all(q, t);
+            expect(got.answer == want.answer, "exact: threads give the same answer");
+        }
+    }
+    {  // stop from another thread, three threads at work on a question they cannot settle soon
+        Position q = start;
+        for (std::size_t k = 0; k < 40; ++k) q.play(sols.front().moves[k].second);
+        solver::ExactOptions o;
+        o.time_limit = 60;
+        o.threads = 3;
+        std::atomic<bool> stop{false};
+        std::thread t([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            stop = true;
+        });
+        const auto got = solver::can_place_all(q, o, &stop);
+        t.join();
+        expect(got.seconds < 30, "exact: stopped from another thread");
+    }
+    std::printf("exact: ok\n");
+}
+
 void batch_games() {
     Rules r;
     Position start(r);
@@ -150,6 +209,7 @@ int main(int argc, char** argv) {
     if (what == "all" || what == "search") search_games();
     if (what == "all" || what == "solver") solver_runs();
     if (what == "all" || what == "batch") batch_games();
+    if (what == "all" || what == "exact") exact_runs();
     if (failures) return 1;
     std::printf("ok\n");
     return 0;
