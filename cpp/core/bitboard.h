@@ -34,6 +34,13 @@ struct BitSet {
     }
     bool none() const { return !any(); }
 
+    // The lowest index set, -1 when none is.
+    int first() const {
+        for (int k = 0; k < N; ++k)
+            if (w[k]) return k * 64 + std::countr_zero(w[k]);
+        return -1;
+    }
+
     // Number of indices set.
     int count() const {
         int c = 0;

@@ -81,12 +81,12 @@ public:
         for (int c = 0; c < kNumColours; ++c)
             if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
         const int n = geo_.num_cells();
-        nb_off_.push_back(0);
+        touch_mask_.resize(n);
+        edge_mask_.resize(n);
         for (int c = 0; c < n; ++c) {
-            for (int x : geo_.edge_neighbours(c)) nb_.push_back(x);
-            edge_end_.push_back(static_cast<int>(nb_.size()));
-            for (int x : geo_.vertex_neighbours(c)) nb_.push_back(x);
-            nb_off_.push_back(static_cast<int>(nb_.size()));
+            for (int x : geo_.edge_neighbours(c)) edge_mask_[c].set(x);
+            touch_mask_[c] = edge_mask_[c];
+            for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
         }
         for (int p = 0; p < kNumPieces; ++p) size_[p] = trigon_pieces()[p].size;
         Rng rng(0x5eed);
@@ -130,24 +130,13 @@ private:
     // cells) through chains of touching free cells, at most area - 1 steps long: the colour's
     // new cells form such a chain from a seed it covers to any cell it covers.
     Bitboard reach_of(const Position& P, int c, const Bitboard& fr, int area) {
-        Bitboard seeds = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
-        Bitboard reach = seeds;
-        flood_.clear();
-        seeds.for_each([&](int x) { flood_.push_back(x); });
-        std::size_t ring = 0;  // flood_[ring..] is the last ring, one step further than the one before
-        for (int step = 1; step < area && ring < flood_.size(); ++step) {
-            const std::size_t end = flood_.size();
-            for (std::size_t k = ring; k < end; ++k) {
-                const int x = flood_[k];
-                for (int i = nb_off_[x]; i < nb_off_[x + 1]; ++i) {
-                    const int y = nb_[i];
-                    if (fr.test(y) && !reach.test(y)) {
-                        reach.set(y);
-                        flood_.push_back(y);
-                    }
-                }
-            }
-            ring = end;
+        Bitboard reach = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
+        Bitboard ring = reach;  // the cells one step further than the ring before
+        for (int step = 1; step < area && ring.any(); ++step) {
+            Bitboard next;
+            ring.for_each([&](int x) { next |= touch_mask_[x]; });
+            ring = (next & fr) - reach;
+            reach |= ring;
         }
         return reach;
     }
@@ -156,22 +145,19 @@ private:
     // in one such part, so the colour can cover none of their cells.
     void drop_small_parts(Bitboard& reach, int smallest) {
         if (smallest <= 1) return;
-        Bitboard seen;
-        reach.for_each([&](int x0) {
-            if (seen.test(x0)) return;
-            seen.set(x0);
-            flood_.assign(1, x0);
-            for (std::size_t k = 0; k < flood_.size(); ++k)
-                for (int i = nb_off_[flood_[k]]; i < edge_end_[flood_[k]]; ++i) {
-                    const int y = nb_[i];
-                    if (reach.test(y) && !seen.test(y)) {
-                        seen.set(y);
-                        flood_.push_back(y);
-                    }
-                }
-            if (static_cast<int>(flood_.size()) < smallest)
-                for (int y : flood_) reach.reset(y);
-        });
+        Bitboard left = reach;
+        while (left.any()) {
+            Bitboard part, ring;
+            ring.set(left.first());
+            while (ring.any()) {
+                part |= ring;
+                Bitboard next;
+                ring.for_each([&](int x) { next |= edge_mask_[x]; });
+                ring = (next & left) - part;
+            }
+            left -= part;
+            if (part.count() < smallest) reach -= part;
+        }
     }
 
     // A placement of piece p inside `reach`, or kNone: only those whose lowest cell is in reach
@@ -419,7 +405,7 @@ private:
     const ExactOptions& opt_;
     const std::atomic<bool>* stop_;
     std::uint32_t colours_ = 0;
-    std::vector<int> nb_, nb_off_, edge_end_, flood_;  // cell x: edge neighbours nb_[nb_off_[x]..edge_end_[x]), then the rest
+    std::vector<Bitboard> touch_mask_, edge_mask_;  // per cell: the cells touching it (at an edge or a vertex), at an edge
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
