@@ -2,7 +2,7 @@
 (proven yes / proven no / not proven) within a time limit, and how long they take, by the
 number of pieces each colour still has.
 
-    python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5] [--threads 1,2]
+    python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5] [--threads 1,2] [--exhaustive]
     python -m pytest bench/bench_exact.py --benchmark-enable
 
 Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
@@ -12,7 +12,8 @@ way (always a "yes" to find), and near misses: a solution taken back to `left` p
 last eight moves replaced by random legal ones (the "did I spoil it?" question; some "yes",
 some short of a complete layout by a few triangles). Questions: all colours at once (with, where not proven, how many
 triangles the best layout found left unplaced), each colour alone (can_place_all(game, [c])),
-and max_placeable for each colour.
+and max_placeable for each colour; with --exhaustive also the all-colour question answered by the
+exhaustive search alone (heuristic=False: no guided search, no stages), with its node counts.
 Prints one JSON object.
 """
 
@@ -85,17 +86,26 @@ def _summary(answers, seconds) -> dict:
 KINDS = ("random", "search", "solution", "near_miss")
 
 
-def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS) -> dict:
+def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS,
+            exhaustive: bool = False) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
     # The all-colour question with each thread count ("all_colours_2t": two threads).
     all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads]
+    extra = ["exhaustive_only"] if exhaustive else []
     for kind in kinds:
         for left in lefts:
             games = list(positions(kind, left, seeds))
             rows = {}
-            for question in [q for q, _ in all_qs] + ["one_colour", "max_placeable"]:
-                answers, secs, shortfall = [], [], []
+            for question in [q for q, _ in all_qs] + extra + ["one_colour", "max_placeable"]:
+                answers, secs, shortfall, nodes = [], [], [], []
                 for g in games:
+                    if question == "exhaustive_only":
+                        t0 = time.perf_counter()
+                        r = tf.can_place_all(g, time_limit=limit, heuristic=False)
+                        answers.append(r.answer)
+                        secs.append(time.perf_counter() - t0)
+                        nodes.append(r.nodes)
+                        continue
                     if question.startswith("all_colours"):
                         t0 = time.perf_counter()
                         r = tf.can_place_all(g, time_limit=limit, threads=dict(all_qs)[question])
@@ -113,6 +123,9 @@ def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1
                             answers.append(True if r.proven else None)  # True: the maximum is exact
                         secs.append(time.perf_counter() - t0)
                 rows[question] = _summary(answers, secs)
+                if nodes:
+                    rows[question]["nodes"] = nodes
+                    rows[question]["nodes_per_s"] = round(sum(nodes) / max(sum(secs), 1e-9))
                 if shortfall:  # not proven: triangles the guided search's best layout left unplaced
                     rows[question]["best_layout_unplaced"] = sorted(shortfall)
             out[f"{kind}_{left}_left"] = rows
@@ -137,13 +150,15 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=float, default=5.0)
     ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))
+    ap.add_argument("--exhaustive", action="store_true",
+                    help="also the all-colour question by the exhaustive search alone (heuristic=False)")
     args = ap.parse_args(argv)
     lefts = tuple(int(x) for x in args.left.split(","))
     threads = tuple(int(x) for x in args.threads.split(","))
     kinds = tuple(k for k in args.kinds.split(",") if k)
     if any(k not in KINDS for k in kinds):
         ap.error(f"--kinds: choose from {', '.join(KINDS)}")
-    json.dump(measure(lefts, range(args.seeds), args.limit, threads, kinds), sys.stdout, indent=1)
+    json.dump(measure(lefts, range(args.seeds), args.limit, threads, kinds, args.exhaustive), sys.stdout, indent=1)
     print()
     return 0
 
