@@ -619,10 +619,8 @@ def test_ctrl_c_stops_a_threaded_can_place_all(threads):
     assert r.best_triangles is not None and r.best_triangles < r.target_triangles
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_exhaustive_search_matches_enumeration_under_the_alternate_rule(seed):
-    # The exhaustive search alone (it branches on cells a colour covers or never does) against
-    # plain enumeration: alternate-rule endgames, some colours or all, some "yes", some "no".
+def _alternate_endgame(seed: int) -> tf.Game:
+    """An alternate-rule solo solution taken back to 3 pieces a colour, then 2-4 random moves."""
     g = tf.solve_solo(alternate_rule=True, seed=seed, time_limit=30).game
     while len(g.history) > 76:
         g.undo()
@@ -632,6 +630,14 @@ def test_exhaustive_search_matches_enumeration_under_the_alternate_rule(seed):
         if not moves:
             break
         g.push(rng.choice(moves))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exhaustive_search_matches_enumeration_under_the_alternate_rule(seed):
+    # The exhaustive search alone (it branches on cells a colour covers or never does) against
+    # plain enumeration: alternate-rule endgames, some colours or all, some "yes", some "no".
+    g = _alternate_endgame(seed)
     for colours in ([0, 1, 2, 3], [seed % 4, (seed + 1) % 4], [seed % 4]):
         want = _all_placed(g.position, colours)
         r = tf.can_place_all(g, colours, time_limit=30, heuristic=False)
@@ -654,14 +660,5 @@ def test_exhaustive_search_answers_are_mixed_under_the_alternate_rule():
     # The cases above are not all one answer (else a search that always said it would pass).
     seen = set()
     for seed in range(6):
-        g = tf.solve_solo(alternate_rule=True, seed=seed, time_limit=30).game
-        while len(g.history) > 76:
-            g.undo()
-        rng = random.Random(seed)
-        for _ in range(2 + seed % 3):
-            moves = list(g.legal_moves)
-            if not moves:
-                break
-            g.push(rng.choice(moves))
-        seen.add(_all_placed(g.position, [0, 1, 2, 3]))
+        seen.add(_all_placed(_alternate_endgame(seed).position, [0, 1, 2, 3]))
     assert seen == {True, False}
