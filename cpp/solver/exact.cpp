@@ -89,9 +89,11 @@ public:
             for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
         }
         for (int p = 0; p < kNumPieces; ++p) size_[p] = trigon_pieces()[p].size;
-        Rng rng(0x5eed);
-        zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
-        for (auto& z : zob_) z = rng.next();
+        if (mode == Mode::MaxArea) {  // keys of the visited set (the all-placed search needs none)
+            Rng rng(0x5eed);
+            zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
+            for (auto& z : zob_) z = rng.next();
+        }
         const int depth = kNumColours * kNumPieces + 2;
         stack_.assign(depth, start);
         excl_.assign(depth, {});
@@ -184,23 +186,22 @@ private:
         int total = 0;
         auto& reaches = reach_at_[d];
         for (int c = 0; c < kNumColours; ++c) {
-            if (only >= 0 && c != only && (colours_ >> c & 1) && P.pieces_left(c)) {
-                fit_area[c] = fit_at_[d][c];
-                all_reach |= reaches[c];
-                total += area_of(P.pieces_left(c));
+            fit_area[c] = 0;
+            const std::uint32_t left = (colours_ >> c & 1) ? P.pieces_left(c) : 0;
+            if (!left) {
+                reaches[c] = Bitboard{};
                 continue;
             }
-            fit_area[c] = 0;
-            reaches[c] = Bitboard{};
-            if (!(colours_ >> c & 1)) continue;
-            const std::uint32_t left = P.pieces_left(c);
-            if (!left) continue;
             const int area = area_of(left);
-            if (d > 0 && only < 0 && c != made_[d].first &&
-                !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c])) {
-                reaches[c] = reach_at_[d - 1][c];
-                fit_area[c] = fit_at_[d - 1][c];
-                slack_at_[d][c] = slack_at_[d - 1][c];
+            const bool keep_own = only >= 0 && c != only;  // a later pass here: its own still hold
+            if (keep_own || (d > 0 && only < 0 && c != made_[d].first &&
+                             !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c]))) {
+                if (!keep_own) {
+                    reaches[c] = reach_at_[d - 1][c];
+                    fit_at_[d][c] = fit_at_[d - 1][c];
+                    slack_at_[d][c] = slack_at_[d - 1][c];
+                }
+                fit_area[c] = fit_at_[d][c];
                 all_reach |= reaches[c];
                 total += area;
                 continue;
@@ -490,15 +491,15 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     guided.join();
     r.nodes += s->nodes() + (second ? second->nodes() : 0) + guided.stats().nodes;
     const auto sols = guided.solutions();
+    // The exhaustive search that ran to its end, if one did, and its answer.
+    const ExactSearch* settled = !s->aborted() ? s.get() : (second && !second->aborted() ? second.get() : nullptr);
+    const bool yes = settled == s.get() ? found : second_found;
     if (!sols.empty()) {
         r.answer = 1;
         r.witness = sols.front().moves;
-    } else if (!s->aborted()) {
-        r.answer = found ? 1 : 0;
-        if (found) r.witness = s->witness();
-    } else if (second && !second->aborted()) {
-        r.answer = second_found ? 1 : 0;
-        if (second_found) r.witness = second->witness();
+    } else if (settled) {
+        r.answer = yes ? 1 : 0;
+        if (yes) r.witness = settled->witness();
     } else {
         r.answer = -1;
         set_best_layout(r, start, guided.best_partial_moves());

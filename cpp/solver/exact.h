@@ -17,7 +17,7 @@ struct ExactOptions {
     std::uint8_t colours = 0xF;      // the colours that go on placing (others stop)
     double time_limit = 10.0;        // seconds; <= 0: none
     long long node_limit = 0;        // 0: none
-    std::size_t tt_capacity = 1u << 22;
+    std::size_t tt_capacity = 1u << 22;  // max_placeable: positions its visited set keeps at most
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
     int threads = 1;                 // can_place_all: >= 2 runs the guided search (threads - 1) beside the exhaustive one,
                                      // >= 3 also a second exhaustive search taking the colours in the other order
