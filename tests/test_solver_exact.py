@@ -577,7 +577,7 @@ def test_can_place_all_threads_prove_a_near_miss_no(threads):
     # Four pieces a colour, each colour alone can place them all, the short exhaustive search
     # does not settle it: the "no" comes from the exhaustive search beside the guided one (with
     # three threads, from either of the two exhaustive searches, the colours in other orders).
-    g = _near_miss(10, left=4)
+    g = _near_miss(4, left=4)
     assert all(tf.can_place_all(g, [c], time_limit=10).answer for c in tf.Colour)
     assert tf.can_place_all(g, node_limit=20000, heuristic=False).answer is None
     r = tf.can_place_all(g, time_limit=60, threads=threads)

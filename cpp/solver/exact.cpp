@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <thread>
 
@@ -20,6 +21,7 @@ constexpr long long kQuickNodes = 20000;     // the quick exhaustive stage's nod
 constexpr double kQuickMinSeconds = 0.01;    // and its least time
 constexpr double kQuickShare = 0.004;        // and its share of the time limit
 constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
+constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -88,7 +90,10 @@ public:
             touch_mask_[c] = edge_mask_[c];
             for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
         }
-        for (int p = 0; p < kNumPieces; ++p) size_[p] = trigon_pieces()[p].size;
+        for (int p = 0; p < kNumPieces; ++p) {
+            size_[p] = trigon_pieces()[p].size;
+            if (size_[p] <= 3) small_piece_[size_[p]] = p;
+        }
         if (mode == Mode::MaxArea) {  // keys of the visited set (the all-placed search needs none)
             Rng rng(0x5eed);
             zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
@@ -230,7 +235,141 @@ private:
             fit_area[c] = std::min(fit_area[c], room);
         }
         fit_at_[d] = fit_area;
-        return mode_ != Mode::AllPlaced || total <= all_reach.count();
+        return mode_ != Mode::AllPlaced || (total <= all_reach.count() && total <= coverable(P, reaches, all_reach));
+    }
+
+    // The most cells the pieces left can cover, at most. A piece lies inside one edge-connected
+    // part of the cells some colour reaches; a part of up to kSmallPart cells holds no more than
+    // its best packing (pieces reused across parts), and the parts of 1 to 3 cells only what the
+    // few pieces of 1 to 3 triangles cover (the 1-cell parts one triangle each, matched to the
+    // colours that reach them). Parts of random or search-played endgames waste far more of the
+    // 46 spare cells than the cells no colour reaches.
+    int coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach) {
+        int bound = 0;
+        int small_cover[4] = {};    // per part size 1..3: the parts' best covers added up (0: the
+                                    // cells of bigger parts that only small pieces can cover)
+        int singles[16] = {};       // 1-cell parts, by the colours whose triangle can cover them
+        std::uint32_t have[4] = {};  // per size 1..3: the colours that still have that piece
+        for (int c = 0; c < kNumColours; ++c)
+            if (reaches[c].any())
+                for (int s = 1; s <= 3; ++s)
+                    if (P.pieces_left(c) >> small_piece_[s] & 1) have[s] |= 1u << c;
+        Bitboard left = all_reach;
+        while (left.any()) {
+            Bitboard part, ring;
+            ring.set(left.first());
+            while (ring.any()) {
+                part |= ring;
+                Bitboard next;
+                ring.for_each([&](int x) { next |= edge_mask_[x]; });
+                ring = (next & left) - part;
+            }
+            left -= part;
+            const int n = part.count();
+            if (n > kSmallPart) {
+                bound += n;
+                continue;
+            }
+            if (n == 1) {
+                const int x = part.first();
+                std::uint32_t m = 0;
+                for (std::uint32_t h = have[1]; h; h &= h - 1)
+                    if (reaches[std::countr_zero(h)].test(x)) m |= h & -h;
+                if (m) {
+                    ++singles[m];
+                    ++small_cover[1];
+                }
+                continue;
+            }
+            const auto [cover, big] = part_covers(P, part, n, reaches);
+            if (n <= 3) {
+                small_cover[n] += cover;
+                continue;
+            }
+            bound += big;                   // the big pieces' share at most,
+            small_cover[0] += cover - big;  // the rest needs pieces of 1 to 3 triangles
+        }
+        // 1-cell parts covered: a largest matching of parts to triangles (Koenig: a smallest
+        // vertex cover, some triangles plus the parts reaching a triangle outside them).
+        int matched = INT_MAX;
+        for (std::uint32_t t = have[1];; t = (t - 1) & have[1]) {
+            int cover = std::popcount(t);
+            for (std::uint32_t m = 1; m < 16; ++m)
+                if (m & ~t) cover += singles[m];
+            matched = std::min(matched, cover);
+            if (!t) break;
+        }
+        const int n1 = std::popcount(have[1]), n2 = std::popcount(have[2]), n3 = std::popcount(have[3]);
+        const int x1 = std::min(small_cover[1], matched);
+        const int x12 = std::min(x1 + small_cover[2], n1 + 2 * n2);
+        const int x123 = std::min(x12 + small_cover[3] + small_cover[0], n1 + 2 * n2 + 3 * n3);
+        return bound + x123;
+    }
+
+    // A small part's best packing, and its best with pieces of 4 or more triangles only; kept in
+    // a direct-mapped cache keyed by everything they depend on (most parts outlive many nodes).
+    std::pair<int, int> part_covers(const Position& P, const Bitboard& part, int n,
+                                    const std::array<Bitboard, kNumColours>& reaches) {
+        PartKey key{};
+        int k = 0;
+        part.for_each([&](int x) { key.cells[k++] = static_cast<std::uint16_t>(x); });
+        std::uint32_t fits = 0;  // the pieces no bigger than the part
+        for (int p = 0; p < kNumPieces; ++p)
+            if (size_[p] <= n) fits |= 1u << p;
+        std::uint64_t h = 0x9E3779B97F4A7C15ull * (key.cells[0] + 1) + static_cast<std::uint64_t>(n);
+        for (int c = 0; c < kNumColours; ++c) {
+            for (int i = 0; i < n; ++i)
+                if (reaches[c].test(key.cells[i])) key.reach[c] |= static_cast<std::uint16_t>(1u << i);
+            key.pieces[c] = key.reach[c] ? P.pieces_left(c) & fits : 0;
+            h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
+        }
+        for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
+        PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
+        if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return {e.cover, e.big};
+        std::array<std::uint32_t, kNumColours> used{};
+        best_cover_ = 0;
+        min_size_ = 1;
+        cover_part(P, part, n, Bitboard{}, 0, reaches, used);
+        const int cover = best_cover_;
+        best_cover_ = 0;
+        if (n >= 4) {
+            min_size_ = 4;
+            cover_part(P, part, n, Bitboard{}, 0, reaches, used);
+        }
+        e = {key, static_cast<std::int16_t>(cover), static_cast<std::int16_t>(best_cover_), true};
+        return {cover, best_cover_};
+    }
+
+    // The best packing of a small part (best_cover_): its lowest open cell is either left empty
+    // or covered by a placement anchored there, of any colour reaching all its cells, each
+    // colour's piece once (no same-colour contact check: an upper bound is all that is needed).
+    void cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
+                    const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used) {
+        best_cover_ = std::max(best_cover_, covered);
+        const Bitboard open = part - done;
+        if (open.none() || best_cover_ == n || covered + open.count() <= best_cover_) return;
+        const int x = open.first();
+        for (int c = 0; c < kNumColours; ++c) {
+            if (!reaches[c].test(x)) continue;
+            const Bitboard room = open & reaches[c];
+            const int fits = room.count();
+            for (std::uint32_t l = P.pieces_left(c) & ~used[c]; l; l &= l - 1) {
+                const int p = std::countr_zero(l);
+                if (size_[p] > fits || size_[p] < min_size_) continue;
+                const auto [first, last] = t_.anchored(x, p);
+                for (int id = first; id < last; ++id) {
+                    const Bitboard& cells = t_.cells_mask(id);
+                    if ((cells - room).any()) continue;
+                    used[c] |= 1u << p;
+                    cover_part(P, part, n, done | cells, covered + size_[p], reaches, used);
+                    used[c] &= ~(1u << p);
+                    if (best_cover_ == n) return;
+                }
+            }
+        }
+        Bitboard skip = done;
+        skip.set(x);
+        cover_part(P, part, n, skip, covered, reaches, used);
     }
 
     // Every colour's legal moves at depth d: at the root generated, below it those of the
@@ -419,6 +558,20 @@ private:
     std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
     std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
     MoveList ml_;
+    struct PartKey {
+        std::uint16_t cells[kSmallPart];              // a small part's cells, in order (the rest 0)
+        std::uint16_t reach[kNumColours];             // per colour: which of them it reaches
+        std::uint32_t pieces[kNumColours];            // and its pieces left that fit (0 if none reached)
+    };
+    struct PartEntry {
+        PartKey key;
+        std::int16_t cover, big;
+        bool valid;
+    };
+    std::vector<PartEntry> part_cache_ = std::vector<PartEntry>(std::size_t{1} << 14);
+    int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
+    int best_cover_ = 0;                     // cover_part's best so far
+    int min_size_ = 1;                       // and the smallest piece it may use
     VisitedSet tt_;
     std::vector<std::pair<int, int>> path_, witness_;
     int placed_ = 0, best_area_ = 0;
