@@ -21,6 +21,8 @@ constexpr long long kQuickNodes = 20000;     // the quick exhaustive stage's nod
 constexpr double kQuickMinSeconds = 0.01;    // and its least time
 constexpr double kQuickShare = 0.004;        // and its share of the time limit
 constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
+constexpr int kMaxCells = 512;                   // a Bitboard's indices
+constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
@@ -84,10 +86,13 @@ public:
             if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
         const int n = geo_.num_cells();
         touch_mask_.resize(n);
-        edge_mask_.resize(n);
+        edge_nb_.assign(n, {kNoCell, kNoCell, kNoCell});
         for (int c = 0; c < n; ++c) {
-            for (int x : geo_.edge_neighbours(c)) edge_mask_[c].set(x);
-            touch_mask_[c] = edge_mask_[c];
+            int k = 0;
+            for (int x : geo_.edge_neighbours(c)) {
+                touch_mask_[c].set(x);
+                edge_nb_[c][k++] = static_cast<std::uint16_t>(x);
+            }
             for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
         }
         for (int p = 0; p < kNumPieces; ++p) {
@@ -148,22 +153,37 @@ private:
         return reach;
     }
 
+    // The edge-connected part of `left` holding its lowest cell, taken out of `left`; n gets its
+    // size. (A depth-first walk over the three edge neighbours: each cell is looked at once.)
+    Bitboard take_part(Bitboard& left, int& n) {
+        Bitboard part;
+        int stack[kMaxCells], top = 0;
+        const int seed = left.first();
+        left.reset(seed);
+        part.set(seed);
+        stack[top++] = seed;
+        n = 1;
+        while (top) {
+            for (const std::uint16_t x : edge_nb_[stack[--top]])
+                if (left.test(x)) {  // (kNoCell is never in left)
+                    left.reset(x);
+                    part.set(x);
+                    stack[top++] = x;
+                    ++n;
+                }
+        }
+        return part;
+    }
+
     // Removes from `reach` its edge-connected parts smaller than `smallest` cells: a piece lies
     // in one such part, so the colour can cover none of their cells.
     void drop_small_parts(Bitboard& reach, int smallest) {
         if (smallest <= 1) return;
         Bitboard left = reach;
         while (left.any()) {
-            Bitboard part, ring;
-            ring.set(left.first());
-            while (ring.any()) {
-                part |= ring;
-                Bitboard next;
-                ring.for_each([&](int x) { next |= edge_mask_[x]; });
-                ring = (next & left) - part;
-            }
-            left -= part;
-            if (part.count() < smallest) reach -= part;
+            int n;
+            const Bitboard part = take_part(left, n);
+            if (n < smallest) reach -= part;
         }
     }
 
@@ -256,16 +276,8 @@ private:
                     if (P.pieces_left(c) >> small_piece_[s] & 1) have[s] |= 1u << c;
         Bitboard left = all_reach;
         while (left.any()) {
-            Bitboard part, ring;
-            ring.set(left.first());
-            while (ring.any()) {
-                part |= ring;
-                Bitboard next;
-                ring.for_each([&](int x) { next |= edge_mask_[x]; });
-                ring = (next & left) - part;
-            }
-            left -= part;
-            const int n = part.count();
+            int n;
+            const Bitboard part = take_part(left, n);
             if (n > kSmallPart) {
                 bound += n;
                 continue;
@@ -545,7 +557,8 @@ private:
     const ExactOptions& opt_;
     const std::atomic<bool>* stop_;
     std::uint32_t colours_ = 0;
-    std::vector<Bitboard> touch_mask_, edge_mask_;  // per cell: the cells touching it (at an edge or a vertex), at an edge
+    std::vector<Bitboard> touch_mask_;                          // per cell: the cells touching it (at an edge or a vertex)
+    std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer)
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
