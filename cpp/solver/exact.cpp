@@ -75,6 +75,11 @@ private:
     std::vector<std::uint64_t> slots_;
 };
 
+// A small part's best packings: with any pieces, with pieces of 4 or more triangles, with hexiamonds.
+struct PartCovers {
+    std::int16_t all = 0, big = 0, six = 0;
+};
+
 class ExactSearch {
 public:
     enum class Mode { AllPlaced, MaxArea };
@@ -270,10 +275,14 @@ private:
                                     // cells of bigger parts that only small pieces can cover)
         int singles[16] = {};       // 1-cell parts, by the colours whose triangle can cover them
         std::uint32_t have[4] = {};  // per size 1..3: the colours that still have that piece
+        int mid_all = 0, mid_big = 0, mid_six = 0, mid_area = 0;
         for (int c = 0; c < kNumColours; ++c)
-            if (reaches[c].any())
+            if (reaches[c].any()) {
                 for (int s = 1; s <= 3; ++s)
                     if (P.pieces_left(c) >> small_piece_[s] & 1) have[s] |= 1u << c;
+                for (std::uint32_t l = P.pieces_left(c); l; l &= l - 1)
+                    if (const int s = size_[std::countr_zero(l)]; s == 4 || s == 5) mid_area += s;
+            }
         Bitboard left = all_reach;
         while (left.any()) {
             int n;
@@ -293,13 +302,14 @@ private:
                 }
                 continue;
             }
-            const auto [cover, big] = part_covers(P, part, n, reaches);
+            const PartCovers pc = part_covers(P, part, n, reaches);
             if (n <= 3) {
-                small_cover[n] += cover;
+                small_cover[n] += pc.all;
                 continue;
             }
-            bound += big;                   // the big pieces' share at most,
-            small_cover[0] += cover - big;  // the rest needs pieces of 1 to 3 triangles
+            mid_all += pc.all;
+            mid_big += pc.big;
+            mid_six += pc.six;
         }
         // 1-cell parts covered: a largest matching of parts to triangles (Koenig: a smallest
         // vertex cover, some triangles plus the parts reaching a triangle outside them).
@@ -314,13 +324,17 @@ private:
         const int n1 = std::popcount(have[1]), n2 = std::popcount(have[2]), n3 = std::popcount(have[3]);
         const int x1 = std::min(small_cover[1], matched);
         const int x12 = std::min(x1 + small_cover[2], n1 + 2 * n2);
-        const int x123 = std::min(x12 + small_cover[3] + small_cover[0], n1 + 2 * n2 + 3 * n3);
-        return bound + x123;
+        // The parts of 4 to kSmallPart cells: their best packings; or with pieces of 4 or more
+        // triangles at most mid_big, the rest by pieces of 1 to 3; or with hexiamonds at most
+        // mid_six, the rest by pieces of 4 or 5 triangles (mid_area of them left) and 1 to 3.
+        const int small_parts = x12 + small_cover[3];
+        return bound + std::min(small_parts + mid_all,
+                                std::min(mid_big, mid_six + mid_area) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
     }
 
     // A small part's best packing, and its best with pieces of 4 or more triangles only; kept in
     // a direct-mapped cache keyed by everything they depend on (most parts outlive many nodes).
-    std::pair<int, int> part_covers(const Position& P, const Bitboard& part, int n,
+    PartCovers part_covers(const Position& P, const Bitboard& part, int n,
                                     const std::array<Bitboard, kNumColours>& reaches) {
         PartKey key{};
         int k = 0;
@@ -337,19 +351,17 @@ private:
         }
         for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
         PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
-        if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return {e.cover, e.big};
+        if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return e.covers;
+        PartCovers out;
         std::array<std::uint32_t, kNumColours> used{};
-        best_cover_ = 0;
-        min_size_ = 1;
-        cover_part(P, part, n, Bitboard{}, 0, reaches, used);
-        const int cover = best_cover_;
-        best_cover_ = 0;
-        if (n >= 4) {
-            min_size_ = 4;
-            cover_part(P, part, n, Bitboard{}, 0, reaches, used);
+        for (int min_size : {1, 4, 6}) {
+            best_cover_ = 0;
+            min_size_ = min_size;
+            if (min_size <= n) cover_part(P, part, n, Bitboard{}, 0, reaches, used);
+            (min_size == 1 ? out.all : min_size == 4 ? out.big : out.six) = static_cast<std::int16_t>(best_cover_);
         }
-        e = {key, static_cast<std::int16_t>(cover), static_cast<std::int16_t>(best_cover_), true};
-        return {cover, best_cover_};
+        e = {key, out, true};
+        return out;
     }
 
     // The best packing of a small part (best_cover_): its lowest open cell is either left empty
@@ -578,7 +590,7 @@ private:
     };
     struct PartEntry {
         PartKey key;
-        std::int16_t cover, big;
+        PartCovers covers;
         bool valid;
     };
     std::vector<PartEntry> part_cache_ = std::vector<PartEntry>(std::size_t{1} << 14);
