@@ -366,7 +366,8 @@ private:
 
     // The best packing of a small part (best_cover_): its lowest open cell is either left empty
     // or covered by a placement anchored there, of any colour reaching all its cells, each
-    // colour's piece once (no same-colour contact check: an upper bound is all that is needed).
+    // colour's piece once, no two pieces of a colour sharing an edge (a part only one colour reaches
+    // is seldom filled: its pieces must be apart). Other rules are left out: a bound is all it needs.
     void cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
                     const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used) {
         best_cover_ = std::max(best_cover_, covered);
@@ -383,9 +384,11 @@ private:
                 const auto [first, last] = t_.anchored(x, p);
                 for (int id = first; id < last; ++id) {
                     const Bitboard& cells = t_.cells_mask(id);
-                    if ((cells - room).any()) continue;
+                    if ((cells - room).any() || t_.adj_mask(id).intersects(own_[c])) continue;
                     used[c] |= 1u << p;
+                    own_[c] |= cells;
                     cover_part(P, part, n, done | cells, covered + size_[p], reaches, used);
+                    own_[c] -= cells;
                     used[c] &= ~(1u << p);
                     if (best_cover_ == n) return;
                 }
@@ -596,6 +599,7 @@ private:
     std::vector<PartEntry> part_cache_ = std::vector<PartEntry>(std::size_t{1} << 14);
     int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
     int best_cover_ = 0;                     // cover_part's best so far
+    std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
     int min_size_ = 1;                       // and the smallest piece it may use
     VisitedSet tt_;
     std::vector<std::pair<int, int>> path_, witness_;
