@@ -24,6 +24,7 @@ constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed sear
 constexpr int kMaxCells = 512;                   // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
+constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (64 bytes each)
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -350,8 +351,14 @@ private:
             h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
         }
         for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
+        if (part_cache_.empty() || evicted_ > 2 * part_cache_.size()) {  // start small, grow when crowded
+            const std::size_t size = part_cache_.empty() ? std::size_t{1} << 12 : std::min(part_cache_.size() * 2, kMaxPartCache);
+            part_cache_.assign(size, PartEntry{});
+            evicted_ = 0;
+        }
         PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
         if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return e.covers;
+        if (e.valid && part_cache_.size() < kMaxPartCache) ++evicted_;
         PartCovers out;
         std::array<std::uint32_t, kNumColours> used{};
         for (int min_size : {1, 4, 6}) {
@@ -596,7 +603,8 @@ private:
         PartCovers covers;
         bool valid;
     };
-    std::vector<PartEntry> part_cache_ = std::vector<PartEntry>(std::size_t{1} << 14);
+    std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
+    std::size_t evicted_ = 0;           // entries overwritten since it last grew
     int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
     int best_cover_ = 0;                     // cover_part's best so far
     std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
