@@ -662,3 +662,36 @@ def test_exhaustive_search_answers_are_mixed_under_the_alternate_rule():
     for seed in range(6):
         seen.add(_all_placed(_alternate_endgame(seed).position, [0, 1, 2, 3]))
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(10, 16))
+def test_exhaustive_search_matches_enumeration_on_pocketed_endgames(seed):
+    # A solution taken back to 4 pieces a colour, then 6 random moves: pockets of every size,
+    # where the bound on what the pieces left can cover (best packings of small parts, a
+    # colour's pieces apart, the few pieces of 1-3 triangles) is at work.
+    g = tf.solve_solo(seed=seed, time_limit=30).game
+    while len(g.history) > 72:
+        g.undo()
+    rng = random.Random(seed)
+    for _ in range(6):
+        moves = list(g.legal_moves)
+        if not moves:
+            break
+        g.push(rng.choice(moves))
+    for colours in ([0, 1, 2, 3], [seed % 4, (seed + 1) % 4]):
+        want = _all_placed(g.position, colours)
+        r = tf.can_place_all(g, colours, time_limit=30, heuristic=False)
+        assert r.proven and r.answer == want, colours
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exhaustive_search_settles_random_games_at_ten_pieces_left(seed):
+    # Four colours, ten pieces each: before the bound on what the pieces left can cover, the
+    # exhaustive search left seeds 0 and 2 open after 10 s (2-4 M nodes); now all four are a
+    # "no" within 100k nodes.
+    g = tf.random_game(seed=seed)
+    while len(g.history) > 4 * 12:
+        g.undo()
+    assert all(len(g.pieces_left(c)) == 10 for c in tf.Colour)
+    r = tf.can_place_all(g, time_limit=60, node_limit=100_000, heuristic=False)
+    assert r.answer is False and r.proven and r.nodes <= 100_000
