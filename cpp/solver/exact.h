@@ -1,6 +1,7 @@
 // Exact questions from a position, when the other colours stop: can every remaining piece of
 // some colours still be placed, and how many triangles can one colour still place alone.
-// Exhaustive depth-first search with a transposition table and sound reachability bounds;
+// Exhaustive depth-first search with sound bounds: each colour's reach, and the cells the pieces
+// left can still cover (best packings of the small parts of the reach, the few small pieces);
 // "unknown" when the node or time limit ends it first.
 #pragma once
 
