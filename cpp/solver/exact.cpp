@@ -21,7 +21,7 @@ constexpr long long kQuickNodes = 20000;     // the quick exhaustive stage's nod
 constexpr double kQuickMinSeconds = 0.01;    // and its least time
 constexpr double kQuickShare = 0.004;        // and its share of the time limit
 constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
-constexpr int kMaxCells = 512;                   // a Bitboard's indices
+constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
 constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (64 bytes each)
@@ -272,8 +272,7 @@ private:
     // 46 spare cells than the cells no colour reaches.
     int coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach) {
         int bound = 0;
-        int small_cover[4] = {};    // per part size 1..3: the parts' best covers added up (0: the
-                                    // cells of bigger parts that only small pieces can cover)
+        int small_cover[4] = {};    // per part size 1..3: the parts' best covers added up
         int singles[16] = {};       // 1-cell parts, by the colours whose triangle can cover them
         std::uint32_t have[4] = {};  // per size 1..3: the colours that still have that piece
         int mid_all = 0, mid_big = 0, mid_six = 0, mid_area = 0;
@@ -333,10 +332,9 @@ private:
                                 std::min(mid_big, mid_six + mid_area) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
     }
 
-    // A small part's best packing, and its best with pieces of 4 or more triangles only; kept in
-    // a direct-mapped cache keyed by everything they depend on (most parts outlive many nodes).
-    PartCovers part_covers(const Position& P, const Bitboard& part, int n,
-                                    const std::array<Bitboard, kNumColours>& reaches) {
+    // A small part's best packings (PartCovers), kept in a direct-mapped cache keyed by
+    // everything they depend on (most parts outlive many nodes).
+    PartCovers part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
         PartKey key{};
         int k = 0;
         part.for_each([&](int x) { key.cells[k++] = static_cast<std::uint16_t>(x); });
@@ -580,7 +578,8 @@ private:
     const std::atomic<bool>* stop_;
     std::uint32_t colours_ = 0;
     std::vector<Bitboard> touch_mask_;                          // per cell: the cells touching it (at an edge or a vertex)
-    std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer)
+    std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer:
+                                                                // take_part's walk needs no count)
     int size_[kNumPieces] = {};
     std::vector<std::uint64_t> zob_;
     std::vector<Position> stack_;
