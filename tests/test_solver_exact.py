@@ -358,19 +358,25 @@ def _all_placed(pos, colours):
     return False
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_can_place_all_matches_enumeration(seed):
-    # A solution taken back to 3 pieces a colour, then 4 random moves: some "yes", some "no".
-    sol = tf.solve_solo(seed=seed, time_limit=30)
-    g = tf.Game(tf.Variant.SOLO)
-    for _, m in sol.moves[:76]:
-        g.play(m)
+def _solution_then_random(seed: int, keep: int, extra: int, alternate_rule: bool = False) -> tf.Game:
+    """A solo solution (seed) taken back to its first `keep` moves, then `extra` random legal
+    moves (random.Random(seed)); fewer where no move is left."""
+    g = tf.solve_solo(alternate_rule=alternate_rule, seed=seed, time_limit=30).game
+    while len(g.history) > keep:
+        g.undo()
     rng = random.Random(seed)
-    for _ in range(4):
+    for _ in range(extra):
         moves = list(g.legal_moves)
         if not moves:
             break
         g.push(rng.choice(moves))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_can_place_all_matches_enumeration(seed):
+    # A solution taken back to 3 pieces a colour, then 4 random moves: some "yes", some "no".
+    g = _solution_then_random(seed, 76, 4)
     want = _all_placed(g.position, range(4))
     for kw in (dict(heuristic=False), dict(), dict(threads=2), dict(threads=3)):
         r = tf.can_place_all(g, time_limit=20, **kw)
@@ -621,16 +627,7 @@ def test_ctrl_c_stops_a_threaded_can_place_all(threads):
 
 def _alternate_endgame(seed: int) -> tf.Game:
     """An alternate-rule solo solution taken back to 3 pieces a colour, then 2-4 random moves."""
-    g = tf.solve_solo(alternate_rule=True, seed=seed, time_limit=30).game
-    while len(g.history) > 76:
-        g.undo()
-    rng = random.Random(seed)
-    for _ in range(2 + seed % 3):
-        moves = list(g.legal_moves)
-        if not moves:
-            break
-        g.push(rng.choice(moves))
-    return g
+    return _solution_then_random(seed, 76, 2 + seed % 3, alternate_rule=True)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -669,15 +666,7 @@ def test_exhaustive_search_matches_enumeration_on_pocketed_endgames(seed):
     # A solution taken back to 4 pieces a colour, then 6 random moves: pockets of every size,
     # where the bound on what the pieces left can cover (best packings of small parts, a
     # colour's pieces apart, the few pieces of 1-3 triangles) is at work.
-    g = tf.solve_solo(seed=seed, time_limit=30).game
-    while len(g.history) > 72:
-        g.undo()
-    rng = random.Random(seed)
-    for _ in range(6):
-        moves = list(g.legal_moves)
-        if not moves:
-            break
-        g.push(rng.choice(moves))
+    g = _solution_then_random(seed, 72, 6)
     for colours in ([0, 1, 2, 3], [seed % 4, (seed + 1) % 4]):
         want = _all_placed(g.position, colours)
         r = tf.can_place_all(g, colours, time_limit=30, heuristic=False)
