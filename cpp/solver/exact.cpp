@@ -6,6 +6,9 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <thread>
 
 #include "core/random.h"
@@ -76,6 +79,71 @@ private:
     std::vector<std::uint64_t> slots_;
 };
 
+// A share of a parallel all-placed search: the layouts below a node, searched from its position
+// with its excluded cells; `path` leads there from the start.
+struct SplitTask {
+    Position start;
+    std::array<Bitboard, kNumColours> excl;
+    std::vector<std::pair<int, int>> path;
+};
+
+// The tasks of a parallel all-placed search, and the workers waiting for one. A worker that
+// finds none waits; a busy one hands over untried moves while any waits (hungry); the search
+// is over when no task is left and no worker busy.
+class TaskPool {
+public:
+    TaskPool(SplitTask root, const std::atomic<bool>& halt) : halt_(halt) {
+        queue_.push_back(std::move(root));
+    }
+
+    bool hungry() const { return hungry_.load(std::memory_order_relaxed); }
+
+    // The next task, or false when the search is over (or halted).
+    bool take(SplitTask& out) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++waiting_;
+        update();
+        while (queue_.empty() && busy_ > 0 && !halt_.load())  // (halt is polled: it is no member of this lock)
+            ready_.wait_for(lock, std::chrono::milliseconds(10));
+        --waiting_;
+        if (queue_.empty() || halt_.load()) {
+            update();
+            ready_.notify_all();
+            return false;
+        }
+        out = std::move(queue_.front());
+        queue_.pop_front();
+        ++busy_;
+        update();
+        return true;
+    }
+
+    // The task taken last by this worker is searched.
+    void done() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --busy_;
+        update();
+        if (busy_ == 0) ready_.notify_all();
+    }
+
+    void give(std::vector<SplitTask> tasks) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& t : tasks) queue_.push_back(std::move(t));
+        update();
+        ready_.notify_all();
+    }
+
+private:
+    void update() { hungry_.store(waiting_ > 0 && queue_.empty(), std::memory_order_relaxed); }
+
+    const std::atomic<bool>& halt_;
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<SplitTask> queue_;
+    int waiting_ = 0, busy_ = 0;
+    std::atomic<bool> hungry_{false};
+};
+
 // A small part's best packings: with any pieces, with pieces of 4 or more triangles, with hexiamonds.
 struct PartCovers {
     std::int16_t all = 0, big = 0, six = 0;
@@ -121,10 +189,34 @@ public:
         fit_at_.resize(depth);
         slack_at_.resize(depth);
         made_.assign(depth, {-1, -1});
+        order_at_.resize(depth);
+        at_.assign(depth, 0);
+        colour_at_.assign(depth, -1);
         t0_ = Clock::now();
     }
 
     std::uint32_t colours() const { return colours_; }
+
+    // A worker of a parallel all-placed search: it stops when `halt` is set, counts its nodes
+    // into `nodes` as well (node_limit bounds them all), and hands moves over to the pool when
+    // another worker waits for some.
+    void join_pool(TaskPool* pool, const std::atomic<bool>* halt, std::atomic<long long>* nodes) {
+        pool_ = pool;
+        halt_ = halt;
+        shared_nodes_ = nodes;
+    }
+
+    // The next run searches a task: from its position with its excluded cells (the limits go on
+    // counting; the witness then starts with the task's path).
+    void restart(const SplitTask& task) {
+        stack_[0] = task.start;
+        excl_[0] = task.excl;
+        for (auto& w : wit_[0]) w.fill(kNone);
+        made_[0] = {-1, -1};
+        path_.clear();
+        witness_.clear();
+        base_path_ = task.path;
+    }
 
     // AllPlaced: true when a witness was found. MaxArea: explores everything (or until stopped).
     bool run() {
@@ -404,6 +496,28 @@ private:
         cover_part(P, part, n, skip, covered, reaches, used);
     }
 
+    // Another worker waits: the moves not yet tried at the shallowest depth that has some (the
+    // biggest shares of the tree) become tasks, each its own subtree; this search goes on with
+    // the move it is in and, at that depth, the layouts that leave the cell alone.
+    void hand_over(int d) {
+        for (int j = 0; j <= d; ++j) {
+            auto& order = order_at_[j];
+            if (at_[j] + 1 >= order.size()) continue;
+            std::vector<SplitTask> tasks;
+            std::vector<std::pair<int, int>> path = base_path_;
+            path.insert(path.end(), path_.begin(), path_.begin() + j);
+            for (std::size_t k = at_[j] + 1; k < order.size(); ++k) {
+                SplitTask t{stack_[j], excl_[j], path};
+                t.start.place(colour_at_[j], order[k].second);
+                t.path.push_back({colour_at_[j], order[k].second});
+                tasks.push_back(std::move(t));
+            }
+            order.resize(at_[j] + 1);
+            pool_->give(std::move(tasks));
+            return;
+        }
+    }
+
     // Every colour's legal moves at depth d: at the root generated, below it those of the
     // parent that are still legal plus, for the colour that moved, the moves at its new attach
     // points (a colour's moves only shrink when others place; a filter costs far less than a
@@ -434,10 +548,11 @@ private:
 
     bool out_of_budget() {
         if ((++nodes_ & 255) == 0) {
-            if ((stop_ && stop_->load()) || (opt_.node_limit > 0 && nodes_ > opt_.node_limit) ||
+            const long long all = shared_nodes_ ? shared_nodes_->fetch_add(256) + 256 : nodes_;
+            if ((stop_ && stop_->load()) || (halt_ && halt_->load()) || (opt_.node_limit > 0 && all > opt_.node_limit) ||
                 (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit))
                 aborted_ = true;
-        } else if (opt_.node_limit > 0 && nodes_ > opt_.node_limit) {
+        } else if (!shared_nodes_ && opt_.node_limit > 0 && nodes_ > opt_.node_limit) {
             aborted_ = true;
         }
         return aborted_;
@@ -470,7 +585,8 @@ private:
         }
         if (colour < 0) {
             if (mode_ == Mode::AllPlaced) {
-                witness_ = path_;
+                witness_ = base_path_;
+                witness_.insert(witness_.end(), path_.begin(), path_.end());
                 return true;
             }
             return false;
@@ -526,7 +642,8 @@ private:
                 }
             }
             if (colour < 0) {  // every colour has placed everything
-                witness_ = path_;
+                witness_ = base_path_;
+                witness_.insert(witness_.end(), path_.begin(), path_.end());
                 return true;
             }
             // Of the next colour's open cells, the one fewest of its moves cover.
@@ -545,12 +662,17 @@ private:
             // Big pieces first, then the snuggest. (cell < 0 cannot happen: every legal move covers
             // an open cell; were it so, all the colour's moves are tried and nothing is excluded.)
             const Bitboard empty = geo_.all_cells() - P.occupied_all();
-            std::vector<std::pair<int, std::uint16_t>> order;
+            auto& order = order_at_[d];
+            order.clear();
             for (auto id : lists_[d][colour])
                 if (cell < 0 || t_.cells_mask(id).test(cell))
                     order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
             std::sort(order.begin(), order.end());
-            for (auto [_, id] : order) {
+            colour_at_[d] = colour;
+            for (std::size_t k = 0; k < order.size(); ++k) {  // (order shrinks when moves are handed over)
+                at_[d] = k;
+                if (pool_ && pool_->hungry()) hand_over(d);
+                const int id = order[k].second;
                 stack_[d + 1] = P;
                 stack_[d + 1].place(colour, id);
                 excl_[d + 1] = excl_[d];
@@ -576,6 +698,13 @@ private:
     Mode mode_;
     const ExactOptions& opt_;
     const std::atomic<bool>* stop_;
+    const std::atomic<bool>* halt_ = nullptr;
+    std::atomic<long long>* shared_nodes_ = nullptr;
+    TaskPool* pool_ = nullptr;
+    std::vector<std::vector<std::pair<int, std::uint16_t>>> order_at_;  // per depth: the moves tried there, in order
+    std::vector<std::size_t> at_;                                     // and the one being searched
+    std::vector<int> colour_at_;                                      // and whose they are
+    std::vector<std::pair<int, int>> base_path_;                      // a task's moves from the start
     std::uint32_t colours_ = 0;
     std::vector<Bitboard> touch_mask_;                          // per cell: the cells touching it (at an edge or a vertex)
     std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer:
@@ -630,6 +759,93 @@ SoloOptions guided_options(const ExactOptions& options, double time_limit, int t
     return so;
 }
 
+// The all-placed search's answer: 1 yes (with the witness), 0 no, -1 stopped first.
+struct Exhaustive {
+    int answer = -1;
+    std::vector<std::pair<int, int>> witness;
+    long long nodes = 0;
+};
+
+// The all-placed search on `workers` threads: one starts at the root, and a busy worker hands
+// its untried moves at its shallowest open depth to a waiting one (work stealing: subtrees
+// differ in size by orders of magnitude, a fixed split leaves threads idle). The first "yes"
+// stops the others; "no" needs every task searched.
+Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers) {
+    Exhaustive out;
+    if (workers <= 1) {
+        ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
+        const bool found = s.run();
+        if (!s.aborted()) {
+            out.answer = found ? 1 : 0;
+            if (found) out.witness = s.witness();
+        }
+        out.nodes = s.nodes();
+        return out;
+    }
+    std::atomic<long long> shared_nodes{0};
+    std::atomic<bool> halt{false}, aborted{false};
+    TaskPool pool(SplitTask{start, {}, {}}, halt);
+    std::mutex found_mutex;
+    auto work = [&] {
+        ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
+        s.join_pool(&pool, &halt, &shared_nodes);
+        for (SplitTask task{start, {}, {}}; pool.take(task);) {
+            s.restart(task);
+            const bool found = s.run();
+            if (s.aborted()) {
+                aborted = true;  // (or stopped by a "yes": that one wins below)
+                halt = true;
+            } else if (found) {
+                std::lock_guard<std::mutex> lock(found_mutex);
+                if (out.answer != 1) {
+                    out.answer = 1;
+                    out.witness = s.witness();
+                }
+                halt = true;
+            }
+            pool.done();
+        }
+        std::lock_guard<std::mutex> lock(found_mutex);
+        out.nodes += s.nodes();
+    };
+    std::vector<std::thread> pool_threads;
+    for (int k = 1; k < workers; ++k) pool_threads.emplace_back(work);
+    work();
+    for (auto& t : pool_threads) t.join();
+    if (out.answer != 1) out.answer = aborted.load() ? -1 : 0;
+    return out;
+}
+
+// The all-placed search on `workers` threads in both colour orders (fewest moves first, least
+// slack first: each settles endgames the other cannot, by orders of magnitude), the threads
+// shared between them (the first order gets the odd one); the first to settle it stops the other.
+Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers) {
+    if (workers <= 1 || !o.both_orders) return exhaustive_search(start, o, stop, workers);
+    std::atomic<bool> halt{false};
+    std::atomic<bool> relay_done{false};
+    std::thread relay([&] {  // the caller's stop reaches both
+        while (!relay_done.load()) {
+            if (stop && stop->load()) halt = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    ExactOptions other = o;
+    other.least_slack = !o.least_slack;
+    Exhaustive second;
+    std::thread second_thread([&] {
+        second = exhaustive_search(start, other, &halt, workers / 2);
+        if (second.answer >= 0) halt = true;
+    });
+    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2);
+    if (first.answer >= 0) halt = true;
+    second_thread.join();
+    relay_done = true;
+    relay.join();
+    Exhaustive& out = first.answer >= 0 ? first : second;
+    out.nodes = first.nodes + second.nodes;
+    return std::move(out);
+}
+
 // The layout to report when not proven, and the triangles it places.
 void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pair<int, int>> layout) {
     r.best_layout = std::move(layout);
@@ -637,16 +853,17 @@ void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pai
     for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
 }
 
-// The last stage on several threads: the guided search (threads - 1 of them) looks for a "yes"
-// while the exhaustive search on this thread looks for either answer, both with all the time
-// left; the first to settle it stops the other. (One after the other, a near-miss endgame's
-// "yes" can need more than the guided search's 30%, and a "no" more than the exhaustive 70%.)
+// The last stage on several threads: the guided search looks for a "yes" while the exhaustive
+// search looks for either answer, both with all the time left; the first to settle it stops the
+// other. (One after the other, a near-miss endgame's "yes" can need more than the guided
+// search's 30%, and a "no" more than the exhaustive 70%.) The guided search gets a quarter of
+// the threads (at least one), the exhaustive search the rest: a "no" needs the whole tree.
 ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop,
                                      Clock::time_point t0, ExactResult r) {
     const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
-    const int helpers = std::min(options.threads, 64) - 1;
-    const bool portfolio = helpers >= 2;  // one of the helpers runs the exhaustive search's other colour order
-    SoloSearch guided(start, guided_options(options, left, portfolio ? helpers - 1 : helpers));
+    const int threads = std::min(options.threads, 64);
+    const int guided_threads = std::max(1, threads / 4);
+    SoloSearch guided(start, guided_options(options, left, guided_threads));
     guided.start();
     std::atomic<bool> halt{false}, exhaustive_done{false};
     std::thread watcher([&] {
@@ -656,39 +873,19 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     });
     ExactOptions rest = options;
     rest.time_limit = left;
-    ExactOptions other_order = rest;
-    other_order.least_slack = !rest.least_slack;
-    std::unique_ptr<ExactSearch> second;
-    bool second_found = false;
-    std::thread second_thread;
-    if (portfolio) {
-        second = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, other_order, &halt);
-        second_thread = std::thread([&] {
-            second_found = second->run();
-            if (!second->aborted()) {
-                halt = true;
-                exhaustive_done = true;
-            }
-        });
-    }
-    auto s = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, rest, &halt);
-    const bool found = s->run();
-    if (!s->aborted()) halt = true;
+    const Exhaustive e = exhaustive_both_orders(start, rest, &halt, threads - guided_threads);
+    if (e.answer >= 0) halt = true;
     exhaustive_done = true;
-    if (second_thread.joinable()) second_thread.join();
     watcher.join();
     guided.join();
-    r.nodes += s->nodes() + (second ? second->nodes() : 0) + guided.stats().nodes;
+    r.nodes += e.nodes + guided.stats().nodes;
     const auto sols = guided.solutions();
-    // The exhaustive search that ran to its end, if one did, and its answer.
-    const ExactSearch* settled = !s->aborted() ? s.get() : (second && !second->aborted() ? second.get() : nullptr);
-    const bool yes = settled == s.get() ? found : second_found;
     if (!sols.empty()) {
         r.answer = 1;
         r.witness = sols.front().moves;
-    } else if (settled) {
-        r.answer = yes ? 1 : 0;
-        if (yes) r.witness = settled->witness();
+    } else if (e.answer >= 0) {
+        r.answer = e.answer;
+        r.witness = e.witness;
     } else {
         r.answer = -1;
         set_best_layout(r, start, guided.best_partial_moves());
@@ -724,6 +921,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         // "yes" the guided search finds, the whole 20,000 were most of the answer's time).
         ExactOptions quick = options;
         quick.heuristic = false;
+        quick.threads = 1;  // (too short to split)
         const bool only_stage = options.node_limit > 0 && options.node_limit <= kQuickNodes;  // it is all there is
         quick.node_limit = only_stage ? options.node_limit : kQuickNodes;
         if (!only_stage) {
@@ -810,12 +1008,12 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     ExactOptions rest = options;
     if (rest.time_limit > 0)
         rest.time_limit = std::max(0.01, options.time_limit - std::chrono::duration<double>(Clock::now() - t0).count());
-    auto s = std::make_unique<ExactSearch>(start, options.colours, ExactSearch::Mode::AllPlaced, rest, stop);
-    const bool found = s->run();
-    r.answer = found && !s->aborted() ? 1 : (s->aborted() ? -1 : 0);
+    // (Without the guided search, every thread searches exhaustively.)
+    Exhaustive e = exhaustive_both_orders(start, rest, stop, options.heuristic ? 1 : std::min(options.threads, 64));
+    r.answer = e.answer;
     r.proven = r.answer >= 0;
-    if (r.answer == 1) r.witness = s->witness();
-    r.nodes += s->nodes();
+    if (r.answer == 1) r.witness = std::move(e.witness);
+    r.nodes += e.nodes;
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return r;
 }

@@ -2,7 +2,8 @@
 // some colours still be placed, and how many triangles can one colour still place alone.
 // Exhaustive depth-first search with sound bounds: each colour's reach, and the cells the pieces
 // left can still cover (best packings of the small parts of the reach, the few small pieces);
-// "unknown" when the node or time limit ends it first.
+// "unknown" when the node or time limit ends it first. On several threads it is shared out by
+// work stealing: a "no" searches the same tree as on one.
 #pragma once
 
 #include <atomic>
@@ -20,11 +21,15 @@ struct ExactOptions {
     long long node_limit = 0;        // 0: none
     std::size_t tt_capacity = 1u << 22;  // max_placeable: positions its visited set keeps at most
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
-    int threads = 1;                 // can_place_all: >= 2 runs the guided search (threads - 1) beside the exhaustive one,
-                                     // >= 3 also a second exhaustive search taking the colours in the other order
+    // can_place_all: >= 2 runs the guided search (a quarter of the threads, at least one) beside the
+    // exhaustive one (the rest; without the heuristic, all of them); the exhaustive search's
+    // threads share out its tree, a busy one handing untried moves to an idle one.
+    int threads = 1;
     // The all-placed search takes next the colour with fewest legal moves, or (least_slack) the one
     // whose reach exceeds the area of its pieces left by least: each settles endgames the other cannot.
     bool least_slack = false;
+    bool both_orders = true;  // with two exhaustive threads or more: half take the other order
+                              // (the first to settle it stops the other)
 };
 
 struct ExactResult {

@@ -119,8 +119,8 @@ void solver_runs() {
 }
 
 // can_place_all on several threads (guided search beside one or two exhaustive searches, the
-// first to settle stopping the others) against the exhaustive search alone, and stopped from
-// another thread.
+// first to settle stopping the others; the exhaustive search alone with its tree shared out
+// among the threads) against the exhaustive search on one thread, and stopped from another thread.
 void exact_runs() {
     Rules r;
     Position start(r);
@@ -149,12 +149,17 @@ void exact_runs() {
         const auto want = solver::can_place_all(q, o);
         std::printf("exact: %d moves replaced: answer %d, %lld nodes\n", replaced, want.answer, want.nodes);
         expect(want.answer >= 0, "exact: the exhaustive search settles it");
-        for (int threads : {2, 3}) {
+        for (int threads : {2, 4}) {
             solver::ExactOptions t = o;
             t.heuristic = true;
             t.threads = threads;
             const auto got = solver::can_place_all(q, t);
             expect(got.answer == want.answer, "exact: threads give the same answer");
+            t.heuristic = false;  // the exhaustive search alone, its tree shared out among the threads
+            t.both_orders = false;
+            const auto split = solver::can_place_all(q, t);
+            expect(split.answer == want.answer, "exact: the shared-out search gives the same answer");
+            expect(split.answer != 0 || split.nodes == want.nodes, "exact: a shared-out 'no' searches the same tree");
         }
     }
     {  // stop from another thread, three threads at work on a question they cannot settle soon
