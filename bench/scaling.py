@@ -1,10 +1,11 @@
 """Thread scaling of the search and the solver (run it on a many-core machine):
 
-    python bench/scaling.py [--threads 1,2,4,8,16] [--seconds 3] [--solver-seeds 5]
+    python bench/scaling.py [--threads 1,2,4,8,16] [--seconds 3] [--solver-seeds 5] [--exact]
 
 Prints one JSON object: search simulations/s on the empty board and a mid-game position per
 thread count (and the ratio to one thread), solver time to a complete 88-piece game per thread
-count (median and worst over seeds), and one-thread random games/s for reference.
+count (median and worst over seeds), and one-thread random games/s for reference; with
+--exact also can_place_all's (the exhaustive search's speedup, and endgames settled).
 """
 
 from __future__ import annotations
@@ -53,12 +54,54 @@ def solver_times(threads_list, seeds, limit):
     return out
 
 
+def exact_scaling(threads_list, limit):
+    """can_place_all on many threads. The exhaustive search alone, its tree shared out (one colour
+    order): time per thread count on the "no" endgames of search-played games at 10 pieces a
+    colour (the same nodes every time). Then can_place_all as a user calls it (guided and
+    exhaustive search side by side): near misses at 12 pieces a colour (mostly a "yes" to find)
+    and random and search-played games at 11 (a "no" to prove), settled / median / worst."""
+    from bench_exact import positions, _summary
+    from trigon_fast import _core
+
+    out = {}
+    games = list(positions("search", 10, range(6)))
+    rows = {}
+    for t in threads_list:
+        secs, nodes, answers = [], [], []
+        for g in games:
+            t0 = time.perf_counter()
+            r = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, threads=t, both_orders=False)
+            secs.append(time.perf_counter() - t0)
+            nodes.append(int(r["nodes"]))
+            answers.append(None if r["answer"] < 0 else bool(r["answer"]))
+        rows[str(t)] = {"total_s": round(sum(secs), 3), **_summary(answers, secs), "nodes": sum(nodes)}
+    base = rows[str(threads_list[0])]["total_s"]
+    for row in rows.values():
+        row["speedup"] = round(base / max(row["total_s"], 1e-9), 2)
+    out["exhaustive_search_10_left"] = rows
+    wide = [t for t in threads_list if t in (2, max(threads_list))]
+    for kind, left in (("near_miss", 12), ("random", 11), ("search", 11)):
+        games = list(positions(kind, left, range(6)))
+        rows = {}
+        for t in wide:
+            secs, answers = [], []
+            for g in games:
+                t0 = time.perf_counter()
+                answers.append(tf.can_place_all(g, time_limit=limit, threads=t).answer)
+                secs.append(time.perf_counter() - t0)
+            rows[str(t)] = _summary(answers, secs)
+        out[f"{kind}_{left}_left"] = rows
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", default="1,2,4,8,16")
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--solver-seeds", type=int, default=5)
     ap.add_argument("--solver-limit", type=float, default=30.0)
+    ap.add_argument("--exact", action="store_true", help="also can_place_all's thread scaling (a few minutes)")
+    ap.add_argument("--exact-limit", type=float, default=10.0)
     args = ap.parse_args()
     threads = [int(x) for x in args.threads.split(",")]
     st = tf.random_games_stats(games=20000, seed=1)
@@ -68,6 +111,8 @@ def main() -> None:
         "search": search_rates(threads, args.seconds),
         "solver": solver_times(threads, args.solver_seeds, args.solver_limit),
     }
+    if args.exact:
+        result["exact"] = exact_scaling(threads, args.exact_limit)
     print(json.dumps(result, indent=1))
 
 

@@ -21,7 +21,7 @@ struct ExactOptions {
     long long node_limit = 0;        // 0: none
     std::size_t tt_capacity = 1u << 22;  // max_placeable: positions its visited set keeps at most
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
-    // can_place_all: >= 2 runs the guided search (a quarter of the threads, at least one) beside the
+    // can_place_all: >= 2 runs the guided search (half the threads, at least one) beside the
     // exhaustive one (the rest; without the heuristic, all of them); the exhaustive search's
     // threads share out its tree, a busy one handing untried moves to an idle one.
     int threads = 1;

@@ -124,8 +124,8 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     much the best layout the guided search found places (``best_layout``, legal in that order):
     what can surely be placed, not a bound on what can.
 
-    ``threads`` >= 2 (with ``heuristic``): after the single colours, the guided search runs on a
-    quarter of the threads (at least one) beside the exhaustive search on the rest, both with
+    ``threads`` >= 2 (with ``heuristic``): after the single colours, the guided search runs on
+    half the threads (at least one) beside the exhaustive search on the rest, both with
     all the time left, and the first to settle the question stops the other (sooner answers on
     near-miss endgames). Without ``heuristic`` the exhaustive search has every thread. Its
     threads share out its tree (an idle one takes a busy one's untried moves: a "no" searches
