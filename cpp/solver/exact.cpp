@@ -149,6 +149,47 @@ struct PartCovers {
     std::int16_t all = 0, big = 0, six = 0;
 };
 
+// What a small part's best packings depend on, the cache's key.
+struct PartKey {
+    std::uint16_t cells[kSmallPart];   // a small part's cells, in order (the rest 0)
+    std::uint16_t reach[kNumColours];  // per colour: which of them it reaches
+    std::uint32_t pieces[kNumColours];  // and its pieces left that fit (0 if none reached)
+};
+
+struct PartEntry {
+    PartKey key;
+    PartCovers covers;
+    bool valid;
+};
+
+// The small parts' cache shared by the threads of a parallel exhaustive search (each its own
+// would pack the same parts again: 1.5 times the packings on four threads): direct-mapped,
+// full size from the start, each entry under one of a few hundred locks.
+class SharedPartCache {
+public:
+    SharedPartCache() : entries_(kMaxPartCache) {}
+
+    std::size_t size() const { return entries_.size(); }
+
+    bool find(std::size_t slot, const PartKey& key, PartCovers& out) {
+        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
+        const PartEntry& e = entries_[slot];
+        if (!e.valid || std::memcmp(&e.key, &key, sizeof key) != 0) return false;
+        out = e.covers;
+        return true;
+    }
+
+    void store(std::size_t slot, const PartKey& key, const PartCovers& covers) {
+        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
+        entries_[slot] = {key, covers, true};
+    }
+
+private:
+    static constexpr std::size_t kLocks = 512;
+    std::vector<PartEntry> entries_;
+    std::array<std::mutex, kLocks> locks_;
+};
+
 class ExactSearch {
 public:
     enum class Mode { AllPlaced, MaxArea };
@@ -205,6 +246,9 @@ public:
         halt_ = halt;
         shared_nodes_ = nodes;
     }
+
+    // The small parts' packings go to (and come from) this cache instead of its own.
+    void share_cache(SharedPartCache* cache) { shared_cache_ = cache; }
 
     // The next run searches a task: from its position with its excluded cells (the limits go on
     // counting; the witness then starts with the task's path).
@@ -441,6 +485,15 @@ private:
             h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
         }
         for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
+        if (shared_cache_) {
+            const std::size_t slot = (h ^ h >> 29) & (shared_cache_->size() - 1);
+            PartCovers out;
+            if (!shared_cache_->find(slot, key, out)) {
+                out = pack_part(P, part, n, reaches);
+                shared_cache_->store(slot, key, out);
+            }
+            return out;
+        }
         if (part_cache_.empty() || evicted_ > 2 * part_cache_.size()) {  // start small, grow when crowded
             const std::size_t size = part_cache_.empty() ? std::size_t{1} << 12 : std::min(part_cache_.size() * 2, kMaxPartCache);
             part_cache_.assign(size, PartEntry{});
@@ -449,6 +502,13 @@ private:
         PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
         if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return e.covers;
         if (e.valid && part_cache_.size() < kMaxPartCache) ++evicted_;
+        const PartCovers out = pack_part(P, part, n, reaches);
+        e = {key, out, true};
+        return out;
+    }
+
+    // A small part's three best packings.
+    PartCovers pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
         PartCovers out;
         std::array<std::uint32_t, kNumColours> used{};
         for (int min_size : {1, 4, 6}) {
@@ -457,7 +517,6 @@ private:
             if (min_size <= n) cover_part(P, part, n, Bitboard{}, 0, reaches, used);
             (min_size == 1 ? out.all : min_size == 4 ? out.big : out.six) = static_cast<std::int16_t>(best_cover_);
         }
-        e = {key, out, true};
         return out;
     }
 
@@ -721,16 +780,7 @@ private:
     std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
     std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
     MoveList ml_;
-    struct PartKey {
-        std::uint16_t cells[kSmallPart];              // a small part's cells, in order (the rest 0)
-        std::uint16_t reach[kNumColours];             // per colour: which of them it reaches
-        std::uint32_t pieces[kNumColours];            // and its pieces left that fit (0 if none reached)
-    };
-    struct PartEntry {
-        PartKey key;
-        PartCovers covers;
-        bool valid;
-    };
+    SharedPartCache* shared_cache_ = nullptr;
     std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
     std::size_t evicted_ = 0;           // entries overwritten since it last grew
     int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
@@ -770,10 +820,12 @@ struct Exhaustive {
 // its untried moves at its shallowest open depth to a waiting one (work stealing: subtrees
 // differ in size by orders of magnitude, a fixed split leaves threads idle). The first "yes"
 // stops the others; "no" needs every task searched.
-Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers) {
+Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers,
+                             SharedPartCache* cache = nullptr) {
     Exhaustive out;
     if (workers <= 1) {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
+        s.share_cache(cache);
         const bool found = s.run();
         if (!s.aborted()) {
             out.answer = found ? 1 : 0;
@@ -782,6 +834,8 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
         out.nodes = s.nodes();
         return out;
     }
+    std::unique_ptr<SharedPartCache> own_cache;
+    if (!cache) cache = (own_cache = std::make_unique<SharedPartCache>()).get();
     std::atomic<long long> shared_nodes{0};
     std::atomic<bool> halt{false}, aborted{false};
     TaskPool pool(SplitTask{start, {}, {}}, halt);
@@ -789,6 +843,7 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
     auto work = [&] {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
         s.join_pool(&pool, &halt, &shared_nodes);
+        s.share_cache(cache);
         for (SplitTask task{start, {}, {}}; pool.take(task);) {
             s.restart(task);
             const bool found = s.run();
@@ -831,12 +886,13 @@ Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, 
     });
     ExactOptions other = o;
     other.least_slack = !o.least_slack;
+    SharedPartCache cache;  // (a part's packings do not depend on the order)
     Exhaustive second;
     std::thread second_thread([&] {
-        second = exhaustive_search(start, other, &halt, workers / 2);
+        second = exhaustive_search(start, other, &halt, workers / 2, &cache);
         if (second.answer >= 0) halt = true;
     });
-    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2);
+    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2, &cache);
     if (first.answer >= 0) halt = true;
     second_thread.join();
     relay_done = true;
