@@ -26,7 +26,7 @@ struct SoloOptions {
     int threads = 1;
     int count = 1;             // distinct complete layouts wanted
     bool triangle_last = true;  // the single triangle only as a colour's last piece (+20 bonus)
-    long long restart_nodes = 0;  // nodes per restart before reseeding; 0 = automatic
+    long long restart_nodes = 0;  // nodes per restart before reseeding; 0 = automatic (300)
     // Colours that place pieces (0 = all in play). With a subset the others are assumed to stop:
     // solutions are then the placement sequences themselves (legal in that order), not games.
     std::uint8_t colours = 0;
