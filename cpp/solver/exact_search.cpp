@@ -1,0 +1,493 @@
+#include "solver/exact_search.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "core/random.h"
+
+namespace trigon::solver::exact_detail {
+
+ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
+                         const std::atomic<bool>* stop)
+    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), tt_(o.tt_capacity) {
+    for (int c = 0; c < kNumColours; ++c)
+        if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
+    const int n = geo_.num_cells();
+    touch_mask_.resize(n);
+    edge_nb_.assign(n, {kNoCell, kNoCell, kNoCell});
+    for (int c = 0; c < n; ++c) {
+        int k = 0;
+        for (int x : geo_.edge_neighbours(c)) {
+            touch_mask_[c].set(x);
+            edge_nb_[c][k++] = static_cast<std::uint16_t>(x);
+        }
+        for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
+    }
+    for (int p = 0; p < kNumPieces; ++p) {
+        size_[p] = trigon_pieces()[p].size;
+        if (size_[p] <= 3) small_piece_[size_[p]] = p;
+    }
+    if (mode == Mode::MaxArea) {  // keys of the visited set (the all-placed search needs none)
+        Rng rng(0x5eed);
+        zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
+        for (auto& z : zob_) z = rng.next();
+    }
+    const int depth = kNumColours * kNumPieces + 2;
+    stack_.assign(depth, start);
+    excl_.assign(depth, {});
+    cover_count_.assign(n, 0);
+    wit_.resize(depth);
+    for (auto& w : wit_[0]) w.fill(kNone);
+    lists_.resize(depth);
+    reach_at_.resize(depth);
+    fit_at_.resize(depth);
+    slack_at_.resize(depth);
+    made_.assign(depth, {-1, -1});
+    order_at_.resize(depth);
+    at_.assign(depth, 0);
+    colour_at_.assign(depth, -1);
+    t0_ = Clock::now();
+}
+
+void ExactSearch::restart(const SplitTask& task) {
+    stack_[0] = task.start;
+    excl_[0] = task.excl;
+    for (auto& w : wit_[0]) w.fill(kNone);
+    made_[0] = {-1, -1};
+    path_.clear();
+    witness_.clear();
+    base_path_ = task.path;
+}
+
+Bitboard ExactSearch::reach_of(const Position& P, int c, const Bitboard& fr, int area) {
+    Bitboard reach = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
+    Bitboard ring = reach;  // the cells one step further than the ring before
+    for (int step = 1; step < area && ring.any(); ++step) {
+        Bitboard next;
+        ring.for_each([&](int x) { next |= touch_mask_[x]; });
+        ring = (next & fr) - reach;
+        reach |= ring;
+    }
+    return reach;
+}
+
+Bitboard ExactSearch::take_part(Bitboard& left, int& n) {
+    Bitboard part;
+    int stack[kMaxCells], top = 0;
+    const int seed = left.first();
+    left.reset(seed);
+    part.set(seed);
+    stack[top++] = seed;
+    n = 1;
+    while (top) {
+        for (const std::uint16_t x : edge_nb_[stack[--top]])
+            if (left.test(x)) {  // (kNoCell is never in left)
+                left.reset(x);
+                part.set(x);
+                stack[top++] = x;
+                ++n;
+            }
+    }
+    return part;
+}
+
+void ExactSearch::drop_small_parts(Bitboard& reach, int smallest) {
+    if (smallest <= 1) return;
+    Bitboard left = reach;
+    while (left.any()) {
+        int n;
+        const Bitboard part = take_part(left, n);
+        if (n < smallest) reach -= part;
+    }
+}
+
+std::uint16_t ExactSearch::fit_inside(const Bitboard& reach, int p) const {
+    for (int k = 0; k < static_cast<int>(std::size(reach.w)); ++k)
+        for (std::uint64_t bits = reach.w[k]; bits; bits &= bits - 1) {
+            const auto [first, last] = t_.anchored(k * 64 + std::countr_zero(bits), p);
+            for (int id = first; id < last; ++id)
+                if ((t_.cells_mask(id) - reach).none()) return static_cast<std::uint16_t>(id);
+        }
+    return kNone;
+}
+
+bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only) {
+    Bitboard all_reach;
+    int total = 0;
+    auto& reaches = reach_at_[d];
+    for (int c = 0; c < kNumColours; ++c) {
+        fit_area[c] = 0;
+        const std::uint32_t left = (colours_ >> c & 1) ? P.pieces_left(c) : 0;
+        if (!left) {
+            reaches[c] = Bitboard{};
+            continue;
+        }
+        const int area = area_of(left);
+        const bool keep_own = only >= 0 && c != only;  // a later pass here: its own still hold
+        if (keep_own || (d > 0 && only < 0 && c != made_[d].first &&
+                         !t_.cells_mask(made_[d].second).intersects(reach_at_[d - 1][c]))) {
+            if (!keep_own) {
+                reaches[c] = reach_at_[d - 1][c];
+                fit_at_[d][c] = fit_at_[d - 1][c];
+                slack_at_[d][c] = slack_at_[d - 1][c];
+            }
+            fit_area[c] = fit_at_[d][c];
+            all_reach |= reaches[c];
+            total += area;
+            continue;
+        }
+        const Bitboard fr = geo_.all_cells() - P.forbidden(c) - excl_[d][c];
+        Bitboard& reach = reaches[c];
+        reach = reach_of(P, c, fr, area);
+        int smallest = kMaxPieceSize;
+        for (std::uint32_t l = left; l; l &= l - 1) smallest = std::min(smallest, size_[std::countr_zero(l)]);
+        drop_small_parts(reach, smallest);
+        const int room = reach.count();
+        if (mode_ == Mode::AllPlaced && area > room) return false;
+        slack_at_[d][c] = room - area;
+        all_reach |= reach;
+        total += area;
+        for (std::uint32_t l = left; l; l &= l - 1) {
+            const int p = std::countr_zero(l);
+            std::uint16_t& w = wit[c][p];
+            if (w == kNone || (t_.cells_mask(w) - reach).any()) w = fit_inside(reach, p);
+            if (w == kNone) {
+                if (mode_ == Mode::AllPlaced) return false;
+            } else {
+                fit_area[c] += size_[p];
+            }
+        }
+        fit_area[c] = std::min(fit_area[c], room);
+    }
+    fit_at_[d] = fit_area;
+    return mode_ != Mode::AllPlaced || (total <= all_reach.count() && total <= coverable(P, reaches, all_reach));
+}
+
+int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach) {
+    int bound = 0;
+    int small_cover[4] = {};    // per part size 1..3: the parts' best covers added up
+    int singles[16] = {};       // 1-cell parts, by the colours whose triangle can cover them
+    std::uint32_t have[4] = {};  // per size 1..3: the colours that still have that piece
+    int mid_all = 0, mid_big = 0, mid_six = 0, mid_area = 0;
+    for (int c = 0; c < kNumColours; ++c)
+        if (reaches[c].any()) {
+            for (int s = 1; s <= 3; ++s)
+                if (P.pieces_left(c) >> small_piece_[s] & 1) have[s] |= 1u << c;
+            for (std::uint32_t l = P.pieces_left(c); l; l &= l - 1)
+                if (const int s = size_[std::countr_zero(l)]; s == 4 || s == 5) mid_area += s;
+        }
+    Bitboard left = all_reach;
+    while (left.any()) {
+        int n;
+        const Bitboard part = take_part(left, n);
+        if (n > kSmallPart) {
+            bound += n;
+            continue;
+        }
+        if (n == 1) {
+            const int x = part.first();
+            std::uint32_t m = 0;
+            for (std::uint32_t h = have[1]; h; h &= h - 1)
+                if (reaches[std::countr_zero(h)].test(x)) m |= h & -h;
+            if (m) {
+                ++singles[m];
+                ++small_cover[1];
+            }
+            continue;
+        }
+        const PartCovers pc = part_covers(P, part, n, reaches);
+        if (n <= 3) {
+            small_cover[n] += pc.all;
+            continue;
+        }
+        mid_all += pc.all;
+        mid_big += pc.big;
+        mid_six += pc.six;
+    }
+    // 1-cell parts covered: a largest matching of parts to triangles (Koenig: a smallest
+    // vertex cover, some triangles plus the parts reaching a triangle outside them).
+    int matched = INT_MAX;
+    for (std::uint32_t t = have[1];; t = (t - 1) & have[1]) {
+        int cover = std::popcount(t);
+        for (std::uint32_t m = 1; m < 16; ++m)
+            if (m & ~t) cover += singles[m];
+        matched = std::min(matched, cover);
+        if (!t) break;
+    }
+    const int n1 = std::popcount(have[1]), n2 = std::popcount(have[2]), n3 = std::popcount(have[3]);
+    const int x1 = std::min(small_cover[1], matched);
+    const int x12 = std::min(x1 + small_cover[2], n1 + 2 * n2);
+    // The parts of 4 to kSmallPart cells: their best packings; or with pieces of 4 or more
+    // triangles at most mid_big, the rest by pieces of 1 to 3; or with hexiamonds at most
+    // mid_six, the rest by pieces of 4 or 5 triangles (mid_area of them left) and 1 to 3.
+    const int small_parts = x12 + small_cover[3];
+    return bound + std::min(small_parts + mid_all,
+                            std::min(mid_big, mid_six + mid_area) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
+}
+
+PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
+    PartKey key{};
+    int k = 0;
+    part.for_each([&](int x) { key.cells[k++] = static_cast<std::uint16_t>(x); });
+    std::uint32_t fits = 0;  // the pieces no bigger than the part
+    for (int p = 0; p < kNumPieces; ++p)
+        if (size_[p] <= n) fits |= 1u << p;
+    std::uint64_t h = 0x9E3779B97F4A7C15ull * (key.cells[0] + 1) + static_cast<std::uint64_t>(n);
+    for (int c = 0; c < kNumColours; ++c) {
+        for (int i = 0; i < n; ++i)
+            if (reaches[c].test(key.cells[i])) key.reach[c] |= static_cast<std::uint16_t>(1u << i);
+        key.pieces[c] = key.reach[c] ? P.pieces_left(c) & fits : 0;
+        h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
+    }
+    for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
+    if (shared_cache_) {
+        const std::size_t slot = (h ^ h >> 29) & (shared_cache_->size() - 1);
+        PartCovers out;
+        if (!shared_cache_->find(slot, key, out)) {
+            out = pack_part(P, part, n, reaches);
+            shared_cache_->store(slot, key, out);
+        }
+        return out;
+    }
+    if (part_cache_.empty() || evicted_ > 2 * part_cache_.size()) {  // start small, grow when crowded
+        const std::size_t size = part_cache_.empty() ? std::size_t{1} << 12 : std::min(part_cache_.size() * 2, kMaxPartCache);
+        part_cache_.assign(size, PartEntry{});
+        evicted_ = 0;
+    }
+    PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
+    if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return e.covers;
+    if (e.valid && part_cache_.size() < kMaxPartCache) ++evicted_;
+    const PartCovers out = pack_part(P, part, n, reaches);
+    e = {key, out, true};
+    return out;
+}
+
+PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
+    PartCovers out;
+    std::array<std::uint32_t, kNumColours> used{};
+    for (int min_size : {1, 4, 6}) {
+        best_cover_ = 0;
+        min_size_ = min_size;
+        if (min_size <= n) cover_part(P, part, n, Bitboard{}, 0, reaches, used);
+        (min_size == 1 ? out.all : min_size == 4 ? out.big : out.six) = static_cast<std::int16_t>(best_cover_);
+    }
+    return out;
+}
+
+void ExactSearch::cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
+                             const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used) {
+    best_cover_ = std::max(best_cover_, covered);
+    const Bitboard open = part - done;
+    if (open.none() || best_cover_ == n || covered + open.count() <= best_cover_) return;
+    const int x = open.first();
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!reaches[c].test(x)) continue;
+        const Bitboard room = open & reaches[c];
+        const int fits = room.count();
+        for (std::uint32_t l = P.pieces_left(c) & ~used[c]; l; l &= l - 1) {
+            const int p = std::countr_zero(l);
+            if (size_[p] > fits || size_[p] < min_size_) continue;
+            const auto [first, last] = t_.anchored(x, p);
+            for (int id = first; id < last; ++id) {
+                const Bitboard& cells = t_.cells_mask(id);
+                if ((cells - room).any() || t_.adj_mask(id).intersects(own_[c])) continue;
+                used[c] |= 1u << p;
+                own_[c] |= cells;
+                cover_part(P, part, n, done | cells, covered + size_[p], reaches, used);
+                own_[c] -= cells;
+                used[c] &= ~(1u << p);
+                if (best_cover_ == n) return;
+            }
+        }
+    }
+    Bitboard skip = done;
+    skip.set(x);
+    cover_part(P, part, n, skip, covered, reaches, used);
+}
+
+void ExactSearch::hand_over(int d) {
+    for (int j = 0; j <= d; ++j) {
+        auto& order = order_at_[j];
+        if (at_[j] + 1 >= order.size()) continue;
+        std::vector<SplitTask> tasks;
+        std::vector<std::pair<int, int>> path = base_path_;
+        path.insert(path.end(), path_.begin(), path_.begin() + j);
+        for (std::size_t k = at_[j] + 1; k < order.size(); ++k) {
+            SplitTask t{stack_[j], excl_[j], path};
+            t.start.place(colour_at_[j], order[k].second);
+            t.path.push_back({colour_at_[j], order[k].second});
+            tasks.push_back(std::move(t));
+        }
+        order.resize(at_[j] + 1);
+        pool_->give(std::move(tasks));
+        return;
+    }
+}
+
+void ExactSearch::update_lists(int d) {
+    const Position& P = stack_[d];
+    auto& lists = lists_[d];
+    for (int c = 0; c < kNumColours; ++c) {
+        auto& out = lists[c];
+        out.clear();
+        if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+        const Bitboard& excl = excl_[d][c];
+        if (d == 0 || !stack_[d - 1].started(c)) {  // (a first move also moves others' start cells)
+            P.generate(c, ml_);
+            for (auto id : ml_)
+                if (!t_.cells_mask(id).intersects(excl)) out.push_back(id);
+            continue;
+        }
+        for (auto id : lists_[d - 1][c])
+            if (P.still_legal(c, id)) out.push_back(id);
+        if (c == made_[d].first) {
+            const int n = P.generate_at(c, P.attach_points(c) - stack_[d - 1].attach_points(c), ml_.moves.data());
+            for (int k = 0; k < n; ++k)
+                if (!t_.cells_mask(ml_.moves[k]).intersects(excl)) out.push_back(ml_.moves[k]);
+        }
+    }
+}
+
+bool ExactSearch::out_of_budget() {
+    if ((++nodes_ & 255) == 0) {
+        const long long all = shared_nodes_ ? shared_nodes_->fetch_add(256) + 256 : nodes_;
+        if ((stop_ && stop_->load()) || (halt_ && halt_->load()) || (opt_.node_limit > 0 && all > opt_.node_limit) ||
+            (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit))
+            aborted_ = true;
+    } else if (!shared_nodes_ && opt_.node_limit > 0 && nodes_ > opt_.node_limit) {
+        aborted_ = true;
+    }
+    return aborted_;
+}
+
+bool ExactSearch::dfs(int d, std::uint64_t hash) {
+    if (out_of_budget()) return true;
+    const Position& P = stack_[d];
+    if (mode_ == Mode::MaxArea && placed_ > best_area_) {
+        best_area_ = placed_;
+        witness_ = path_;
+    }
+    std::array<int, kNumColours> fit{};
+    if (!bounds_hold(d, P, wit_[d], fit)) return false;
+    update_lists(d);
+    int colour = -1;
+    std::size_t fewest = SIZE_MAX;
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+        if (mode_ == Mode::MaxArea && placed_ + fit[c] <= best_area_) return false;
+        const auto& list = lists_[d][c];
+        if (list.empty()) {
+            if (mode_ == Mode::AllPlaced) return false;
+            continue;
+        }
+        if (list.size() < fewest) {
+            fewest = list.size();
+            colour = c;
+        }
+    }
+    if (colour < 0) {
+        if (mode_ == Mode::AllPlaced) {
+            witness_ = base_path_;
+            witness_.insert(witness_.end(), path_.begin(), path_.end());
+            return true;
+        }
+        return false;
+    }
+    // Big pieces first, then the snuggest.
+    const Bitboard empty = geo_.all_cells() - P.occupied_all();
+    const auto& mv = lists_[d][colour];
+    std::vector<std::pair<int, std::uint16_t>> order;
+    order.reserve(mv.size());
+    for (auto id : mv)
+        order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
+    std::sort(order.begin(), order.end());
+    for (auto [_, id] : order) {
+        const std::uint64_t h = hash ^ zob_[static_cast<std::size_t>(colour) * t_.num_placements() + id];
+        if (!tt_.insert(h)) continue;  // reached before (and failed, or the search would be over)
+        stack_[d + 1] = stack_[d];
+        stack_[d + 1].place(colour, id);
+        wit_[d + 1] = wit_[d];
+        path_.push_back({colour, id});
+        made_[d + 1] = {colour, id};
+        placed_ += t_.placement(id).size;
+        const bool end = dfs(d + 1, h);
+        placed_ -= t_.placement(id).size;
+        path_.pop_back();
+        if (end) return true;
+    }
+    return false;
+}
+
+bool ExactSearch::dfs_cells(int d) {
+    const Position& P = stack_[d];
+    std::array<int, kNumColours> fit{};
+    for (int grown = -1;; ) {  // grown: the colour whose excluded cells grew since the last pass
+        if (out_of_budget()) return true;
+        if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
+        if (grown < 0) update_lists(d);
+        int colour = -1, cell = -1, fewest = INT_MAX;
+        // The next colour: fewest legal moves, or least slack first (ties: fewest moves).
+        std::pair<long long, std::size_t> least{LLONG_MAX, SIZE_MAX};
+        for (int c = 0; c < kNumColours; ++c) {
+            if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+            const auto& list = lists_[d][c];
+            if (list.empty()) return false;
+            const std::pair<long long, std::size_t> key{opt_.least_slack ? slack_at_[d][c] : 0, list.size()};
+            if (key < least) {
+                least = key;
+                colour = c;
+            }
+        }
+        if (colour < 0) {  // every colour has placed everything
+            witness_ = base_path_;
+            witness_.insert(witness_.end(), path_.begin(), path_.end());
+            return true;
+        }
+        // Of the next colour's open cells, the one fewest of its moves cover.
+        const Bitboard open = (P.started(colour) ? P.attach_points(colour) : P.start_cells(colour)) - excl_[d][colour];
+        for (auto id : lists_[d][colour]) (t_.cells_mask(id) & open).for_each([&](int x) { ++cover_count_[x]; });
+        open.for_each([&](int x) {
+            const int k = cover_count_[x];
+            cover_count_[x] = 0;
+            if (k == 0) {
+                excl_[d][colour].set(x);  // no move covers it now, so none ever will: sharpens the reach
+            } else if (k < fewest) {
+                fewest = k;
+                cell = x;
+            }
+        });
+        // Big pieces first, then the snuggest. (cell < 0 cannot happen: every legal move covers
+        // an open cell; were it so, all the colour's moves are tried and nothing is excluded.)
+        const Bitboard empty = geo_.all_cells() - P.occupied_all();
+        auto& order = order_at_[d];
+        order.clear();
+        for (auto id : lists_[d][colour])
+            if (cell < 0 || t_.cells_mask(id).test(cell))
+                order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
+        std::sort(order.begin(), order.end());
+        colour_at_[d] = colour;
+        for (std::size_t k = 0; k < order.size(); ++k) {  // (order shrinks when moves are handed over)
+            at_[d] = k;
+            if (pool_ && pool_->hungry()) hand_over(d);
+            const int id = order[k].second;
+            stack_[d + 1] = P;
+            stack_[d + 1].place(colour, id);
+            excl_[d + 1] = excl_[d];
+            wit_[d + 1] = wit_[d];
+            path_.push_back({colour, id});
+            made_[d + 1] = {colour, id};
+            const bool end = dfs_cells(d + 1);
+            path_.pop_back();
+            if (end) return true;
+        }
+        if (cell < 0) return false;
+        // Then the layouts in which this colour leaves the cell alone, at this same node.
+        excl_[d][colour].set(cell);
+        auto& list = lists_[d][colour];
+        list.erase(std::remove_if(list.begin(), list.end(), [&](std::uint16_t id) { return t_.cells_mask(id).test(cell); }),
+                   list.end());
+        grown = colour;
+    }
+}
+
+}  // namespace trigon::solver::exact_detail

@@ -1,0 +1,341 @@
+// The exhaustive search behind can_place_all and max_placeable (exact.h): depth-first over
+// placements with sound bounds (each colour's reach, what the pieces left can still cover), and
+// what lets several threads share one search (a pool of its subtrees, one cache of packings).
+// Internal to the solver: exact.cpp drives it.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "core/position.h"
+#include "solver/exact.h"
+
+namespace trigon::solver::exact_detail {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::uint16_t kNone = 0xFFFF;
+constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
+constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
+constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
+constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (64 bytes each)
+using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
+
+// The positions (hashes of the placements made since the root) already searched: open
+// addressing, no deletion; it doubles when half full until it holds `capacity` keys, then only
+// answers (a full table prunes less, never wrongly).
+class VisitedSet {
+public:
+    explicit VisitedSet(std::size_t capacity) : capacity_(capacity), slots_(std::size_t{1} << 12, 0) {}
+
+    // True when h was not there (and now is, while there is room).
+    bool insert(std::uint64_t h) {
+        h |= h == 0;  // 0 marks an empty slot
+        if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+            if (slots_[i] == h) return false;
+            if (slots_[i] == 0) {
+                if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
+                slots_[i] = h;
+                ++used_;
+                return true;
+            }
+        }
+    }
+
+private:
+    void grow() {
+        std::vector<std::uint64_t> old(slots_.size() * 2, 0);
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (auto h : old)
+            if (h) {
+                std::size_t i = static_cast<std::size_t>(h) & mask;
+                while (slots_[i]) i = (i + 1) & mask;
+                slots_[i] = h;
+            }
+    }
+
+    std::size_t capacity_, used_ = 0;
+    std::vector<std::uint64_t> slots_;
+};
+
+// A share of a parallel all-placed search: the layouts below a node, searched from its position
+// with its excluded cells; `path` leads there from the start.
+struct SplitTask {
+    Position start;
+    std::array<Bitboard, kNumColours> excl;
+    std::vector<std::pair<int, int>> path;
+};
+
+// The tasks of a parallel all-placed search, and the workers waiting for one. A worker that
+// finds none waits; a busy one hands over untried moves while any waits (hungry); the search
+// is over when no task is left and no worker busy.
+class TaskPool {
+public:
+    TaskPool(SplitTask root, const std::atomic<bool>& halt) : halt_(halt) {
+        queue_.push_back(std::move(root));
+    }
+
+    bool hungry() const { return hungry_.load(std::memory_order_relaxed); }
+
+    // The next task, or false when the search is over (or halted).
+    bool take(SplitTask& out) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++waiting_;
+        update();
+        while (queue_.empty() && busy_ > 0 && !halt_.load())  // (halt is polled: it is no member of this lock)
+            ready_.wait_for(lock, std::chrono::milliseconds(10));
+        --waiting_;
+        if (queue_.empty() || halt_.load()) {
+            update();
+            ready_.notify_all();
+            return false;
+        }
+        out = std::move(queue_.front());
+        queue_.pop_front();
+        ++busy_;
+        update();
+        return true;
+    }
+
+    // The task taken last by this worker is searched.
+    void done() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --busy_;
+        update();
+        if (busy_ == 0) ready_.notify_all();
+    }
+
+    void give(std::vector<SplitTask> tasks) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& t : tasks) queue_.push_back(std::move(t));
+        update();
+        ready_.notify_all();
+    }
+
+private:
+    void update() { hungry_.store(waiting_ > 0 && queue_.empty(), std::memory_order_relaxed); }
+
+    const std::atomic<bool>& halt_;
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<SplitTask> queue_;
+    int waiting_ = 0, busy_ = 0;
+    std::atomic<bool> hungry_{false};
+};
+
+// A small part's best packings: with any pieces, with pieces of 4 or more triangles, with hexiamonds.
+struct PartCovers {
+    std::int16_t all = 0, big = 0, six = 0;
+};
+
+// What a small part's best packings depend on, the cache's key.
+struct PartKey {
+    std::uint16_t cells[kSmallPart];   // a small part's cells, in order (the rest 0)
+    std::uint16_t reach[kNumColours];  // per colour: which of them it reaches
+    std::uint32_t pieces[kNumColours];  // and its pieces left that fit (0 if none reached)
+};
+
+struct PartEntry {
+    PartKey key;
+    PartCovers covers;
+    bool valid;
+};
+
+// The small parts' cache shared by the threads of a parallel exhaustive search (each its own
+// would pack the same parts again: 1.5 times the packings on four threads): direct-mapped,
+// full size from the start, each entry under one of a few hundred locks.
+class SharedPartCache {
+public:
+    SharedPartCache() : entries_(kMaxPartCache) {}
+
+    std::size_t size() const { return entries_.size(); }
+
+    bool find(std::size_t slot, const PartKey& key, PartCovers& out) {
+        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
+        const PartEntry& e = entries_[slot];
+        if (!e.valid || std::memcmp(&e.key, &key, sizeof key) != 0) return false;
+        out = e.covers;
+        return true;
+    }
+
+    void store(std::size_t slot, const PartKey& key, const PartCovers& covers) {
+        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
+        entries_[slot] = {key, covers, true};
+    }
+
+private:
+    static constexpr std::size_t kLocks = 512;
+    std::vector<PartEntry> entries_;
+    std::array<std::mutex, kLocks> locks_;
+};
+
+class ExactSearch {
+public:
+    enum class Mode { AllPlaced, MaxArea };
+
+    ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
+                const std::atomic<bool>* stop);
+
+    std::uint32_t colours() const { return colours_; }
+
+    // A worker of a parallel all-placed search: it stops when `halt` is set, counts its nodes
+    // into `nodes` as well (node_limit bounds them all), and hands moves over to the pool when
+    // another worker waits for some.
+    void join_pool(TaskPool* pool, const std::atomic<bool>* halt, std::atomic<long long>* nodes) {
+        pool_ = pool;
+        halt_ = halt;
+        shared_nodes_ = nodes;
+    }
+
+    // The small parts' packings go to (and come from) this cache instead of its own.
+    void share_cache(SharedPartCache* cache) { shared_cache_ = cache; }
+
+    // The next run searches a task: from its position with its excluded cells (the limits go on
+    // counting; the witness then starts with the task's path).
+    void restart(const SplitTask& task);
+
+    // AllPlaced: true when a witness was found. MaxArea: explores everything (or until stopped).
+    bool run() {
+        if (!colours_) return true;
+        return mode_ == Mode::AllPlaced ? dfs_cells(0) : dfs(0, 0);
+    }
+
+    bool aborted() const { return aborted_; }
+    long long nodes() const { return nodes_; }
+    int best_area() const { return best_area_; }
+    const std::vector<std::pair<int, int>>& witness() const { return witness_; }
+
+private:
+    int area_of(std::uint32_t left) const {
+        int a = 0;
+        for (; left; left &= left - 1) a += size_[std::countr_zero(left)];
+        return a;
+    }
+
+    // Cells colour c could ever cover: free cells joined to its attach points (or free start
+    // cells) through chains of touching free cells, at most area - 1 steps long: the colour's
+    // new cells form such a chain from a seed it covers to any cell it covers.
+    Bitboard reach_of(const Position& P, int c, const Bitboard& fr, int area);
+
+    // The edge-connected part of `left` holding its lowest cell, taken out of `left`; n gets its
+    // size. (A depth-first walk over the three edge neighbours: each cell is looked at once.)
+    Bitboard take_part(Bitboard& left, int& n);
+
+    // Removes from `reach` its edge-connected parts smaller than `smallest` cells: a piece lies
+    // in one such part, so the colour can cover none of their cells.
+    void drop_small_parts(Bitboard& reach, int smallest);
+
+    // A placement of piece p inside `reach`, or kNone: only those whose lowest cell is in reach
+    // are looked at (reach is a small part of the board in endgames).
+    std::uint16_t fit_inside(const Bitboard& reach, int p) const;
+
+    // Sound bounds: every piece left must still fit inside its colour's reach, and the areas must
+    // fit. Returns false to prune; `fit_area` gets, per colour, the area of the pieces that fit.
+    // At depth d (reaches and fits are kept per depth: a colour that did not move keeps its
+    // parent's when the piece placed lies outside that reach, since reach only shrinks down the
+    // tree, the parent's is a sound superset; here it is the same set).
+    // With `only` >= 0, the position is the one they were computed for at this depth and only that
+    // colour's excluded cells grew: the others keep theirs.
+    bool bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only = -1);
+
+    // The most cells the pieces left can cover, at most. A piece lies inside one edge-connected
+    // part of the cells some colour reaches; a part of up to kSmallPart cells holds no more than
+    // its best packing (pieces reused across parts), and the parts of 1 to 3 cells only what the
+    // few pieces of 1 to 3 triangles cover (the 1-cell parts one triangle each, matched to the
+    // colours that reach them). Parts of random or search-played endgames waste far more of the
+    // 46 spare cells than the cells no colour reaches.
+    int coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach);
+
+    // A small part's best packings (PartCovers), kept in a direct-mapped cache keyed by
+    // everything they depend on (most parts outlive many nodes).
+    PartCovers part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
+
+    // A small part's three best packings.
+    PartCovers pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
+
+    // The best packing of a small part (best_cover_): its lowest open cell is either left empty
+    // or covered by a placement anchored there, of any colour reaching all its cells, each
+    // colour's piece once, no two pieces of a colour sharing an edge (a part only one colour reaches
+    // is seldom filled: its pieces must be apart). Other rules are left out: a bound is all it needs.
+    void cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
+                    const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used);
+
+    // Another worker waits: the moves not yet tried at the shallowest depth that has some (the
+    // biggest shares of the tree) become tasks, each its own subtree; this search goes on with
+    // the move it is in and, at that depth, the layouts that leave the cell alone.
+    void hand_over(int d);
+
+    // Every colour's legal moves at depth d: at the root generated, below it those of the
+    // parent that are still legal plus, for the colour that moved, the moves at its new attach
+    // points (a colour's moves only shrink when others place; a filter costs far less than a
+    // generation, and the search needs every colour's count to choose the one with fewest).
+    void update_lists(int d);
+
+    // Counts a node; true when a stop, the node limit or the time limit ends the search.
+    bool out_of_budget();
+
+    // MaxArea: branch and bound over the colours' next moves (the one with fewest first), a
+    // visited set of the placements made so far; the best area and its layout are kept.
+    bool dfs(int d, std::uint64_t hash);
+
+    // The all-placed search branches on a cell: of the next colour's open attach points (start
+    // cells before a first move), the one fewest of its legal moves cover; either one of those
+    // moves covers it, or that colour never does. The branches split the layouts, so no layout
+    // is reached twice (branching on a colour's next move reaches a layout of k pieces through
+    // up to k! orders) and no visited set is needed.
+    bool dfs_cells(int d);
+
+    const MoveTable& t_;
+    const Geometry& geo_;
+    Mode mode_;
+    const ExactOptions& opt_;
+    const std::atomic<bool>* stop_;
+    const std::atomic<bool>* halt_ = nullptr;
+    std::atomic<long long>* shared_nodes_ = nullptr;
+    TaskPool* pool_ = nullptr;
+    std::vector<std::vector<std::pair<int, std::uint16_t>>> order_at_;  // per depth: the moves tried there, in order
+    std::vector<std::size_t> at_;                                     // and the one being searched
+    std::vector<int> colour_at_;                                      // and whose they are
+    std::vector<std::pair<int, int>> base_path_;                      // a task's moves from the start
+    std::uint32_t colours_ = 0;
+    std::vector<Bitboard> touch_mask_;                          // per cell: the cells touching it (at an edge or a vertex)
+    std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer:
+                                                                // take_part's walk needs no count)
+    int size_[kNumPieces] = {};
+    std::vector<std::uint64_t> zob_;
+    std::vector<Position> stack_;
+    std::vector<std::array<Bitboard, kNumColours>> excl_;  // per depth: cells each colour will not cover
+    std::vector<int> cover_count_;                         // per cell: moves covering it (zero between uses)
+    std::vector<Witnesses> wit_;
+    std::vector<std::array<std::vector<std::uint16_t>, kNumColours>> lists_;  // per depth, per colour
+    std::vector<std::pair<int, int>> made_;                                    // the move into each depth
+    std::vector<std::array<Bitboard, kNumColours>> reach_at_;                  // per depth: each colour's reach
+    std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
+    std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
+    MoveList ml_;
+    SharedPartCache* shared_cache_ = nullptr;
+    std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
+    std::size_t evicted_ = 0;           // entries overwritten since it last grew
+    int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
+    int best_cover_ = 0;                     // cover_part's best so far
+    std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
+    int min_size_ = 1;                       // and the smallest piece it may use
+    VisitedSet tt_;
+    std::vector<std::pair<int, int>> path_, witness_;
+    int placed_ = 0, best_area_ = 0;
+    long long nodes_ = 0;
+    bool aborted_ = false;
+    Clock::time_point t0_;
+};
+
+}  // namespace trigon::solver::exact_detail
