@@ -697,6 +697,19 @@ def test_exhaustive_search_shared_out_searches_the_same_tree(seed):
         assert r["answer"] == 0 and r["nodes"] == one["nodes"], threads
 
 
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_node_limit_bounds_all_the_threads_of_the_exhaustive_search(threads):
+    # Random play to 11 pieces a colour: open after millions of nodes in either colour order, so
+    # a 20k limit leaves it open however the threads share it out (both orders on one count).
+    # Threads count their nodes into the limit 256 at a time.
+    g = tf.random_game(seed=1)
+    while len(g.history) > 4 * 11:
+        g.undo()
+    r = tf.can_place_all(g, time_limit=60, node_limit=20_000, heuristic=False, threads=threads)
+    assert r.answer is None and not r.proven
+    assert 20_000 < r.nodes <= 20_000 + 256 * threads
+
+
 def test_exhaustive_search_shared_out_finds_a_yes_deep_in_the_tree():
     # A near miss at four pieces a colour whose "yes" the exhaustive search reaches after about
     # 260k nodes on one thread: found by whichever thread holds that share, its witness joined

@@ -51,11 +51,12 @@ struct Exhaustive {
 // differ in size by orders of magnitude, a fixed split leaves threads idle). The first "yes"
 // stops the others; "no" needs every task searched.
 Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers,
-                             SharedPartCache* cache = nullptr) {
+                             SharedPartCache* cache = nullptr, std::atomic<long long>* node_count = nullptr) {
     Exhaustive out;
     if (workers <= 1) {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
         s.share_cache(cache);
+        if (node_count) s.join_pool(nullptr, nullptr, node_count);
         const bool found = s.run();
         if (!s.aborted()) {
             out.answer = found ? 1 : 0;
@@ -66,13 +67,14 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
     }
     std::unique_ptr<SharedPartCache> own_cache;
     if (!cache) cache = (own_cache = std::make_unique<SharedPartCache>()).get();
-    std::atomic<long long> shared_nodes{0};
+    std::atomic<long long> own_count{0};
+    std::atomic<long long>* shared_nodes = node_count ? node_count : &own_count;
     std::atomic<bool> halt{false}, aborted{false};
     TaskPool pool(SplitTask{start, {}, {}}, halt);
     std::mutex found_mutex;
     auto work = [&] {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
-        s.join_pool(&pool, &halt, &shared_nodes);
+        s.join_pool(&pool, &halt, shared_nodes);
         s.share_cache(cache);
         for (SplitTask task{start, {}, {}}; pool.take(task);) {
             s.restart(task);
@@ -117,12 +119,13 @@ Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, 
     ExactOptions other = o;
     other.least_slack = !o.least_slack;
     SharedPartCache cache;  // (a part's packings do not depend on the order)
+    std::atomic<long long> node_count{0};  // (node_limit bounds both)
     Exhaustive second;
     std::thread second_thread([&] {
-        second = exhaustive_search(start, other, &halt, workers / 2, &cache);
+        second = exhaustive_search(start, other, &halt, workers / 2, &cache, &node_count);
         if (second.answer >= 0) halt = true;
     });
-    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2, &cache);
+    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2, &cache, &node_count);
     if (first.answer >= 0) halt = true;
     second_thread.join();
     relay_done = true;

@@ -190,7 +190,7 @@ public:
 
     // A worker of a parallel all-placed search: it stops when `halt` is set, counts its nodes
     // into `nodes` as well (node_limit bounds them all), and hands moves over to the pool when
-    // another worker waits for some.
+    // another worker waits for some (each may be null).
     void join_pool(TaskPool* pool, const std::atomic<bool>* halt, std::atomic<long long>* nodes) {
         pool_ = pool;
         halt_ = halt;
