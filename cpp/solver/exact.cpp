@@ -49,14 +49,16 @@ struct Exhaustive {
 // The all-placed search on `workers` threads: one starts at the root, and a busy worker hands
 // its untried moves at its shallowest open depth to a waiting one (work stealing: subtrees
 // differ in size by orders of magnitude, a fixed split leaves threads idle). The first "yes"
-// stops the others; "no" needs every task searched.
+// stops the others; "no" needs every task searched. A search beside others may share with them
+// a packing cache, a node count and a halt flag (set when any of them ends).
 Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers,
-                             SharedPartCache* cache = nullptr, std::atomic<long long>* node_count = nullptr) {
+                             SharedPartCache* cache = nullptr, std::atomic<long long>* node_count = nullptr,
+                             std::atomic<bool>* shared_halt = nullptr) {
     Exhaustive out;
     if (workers <= 1) {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
         s.share_cache(cache);
-        if (node_count) s.join_pool(nullptr, nullptr, node_count);
+        s.join_pool(nullptr, shared_halt, node_count);
         const bool found = s.run();
         if (!s.aborted()) {
             out.answer = found ? 1 : 0;
@@ -69,7 +71,8 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
     if (!cache) cache = (own_cache = std::make_unique<SharedPartCache>()).get();
     std::atomic<long long> own_count{0};
     std::atomic<long long>* shared_nodes = node_count ? node_count : &own_count;
-    std::atomic<bool> halt{false}, aborted{false};
+    std::atomic<bool> own_halt{false}, aborted{false};
+    std::atomic<bool>& halt = shared_halt ? *shared_halt : own_halt;
     TaskPool pool(SplitTask{start, {}, {}}, halt);
     std::mutex found_mutex;
     auto work = [&] {
@@ -99,7 +102,7 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
     for (int k = 1; k < workers; ++k) pool_threads.emplace_back(work);
     work();
     for (auto& t : pool_threads) t.join();
-    if (out.answer != 1) out.answer = aborted.load() ? -1 : 0;
+    if (out.answer != 1) out.answer = aborted.load() || !pool.all_taken() ? -1 : 0;
     return out;
 }
 
@@ -108,28 +111,19 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
 // shared between them (the first order gets the odd one); the first to settle it stops the other.
 Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, const std::atomic<bool>* stop, int workers) {
     if (workers <= 1 || !o.both_orders) return exhaustive_search(start, o, stop, workers);
-    std::atomic<bool> halt{false};
-    std::atomic<bool> relay_done{false};
-    std::thread relay([&] {  // the caller's stop reaches both
-        while (!relay_done.load()) {
-            if (stop && stop->load()) halt = true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-    });
+    std::atomic<bool> halt{false};  // the first to end stops the other
     ExactOptions other = o;
     other.least_slack = !o.least_slack;
     SharedPartCache cache;  // (a part's packings do not depend on the order)
     std::atomic<long long> node_count{0};  // (node_limit bounds both)
     Exhaustive second;
     std::thread second_thread([&] {
-        second = exhaustive_search(start, other, &halt, workers / 2, &cache, &node_count);
+        second = exhaustive_search(start, other, stop, workers / 2, &cache, &node_count, &halt);
         if (second.answer >= 0) halt = true;
     });
-    Exhaustive first = exhaustive_search(start, o, &halt, workers - workers / 2, &cache, &node_count);
+    Exhaustive first = exhaustive_search(start, o, stop, workers - workers / 2, &cache, &node_count, &halt);
     if (first.answer >= 0) halt = true;
     second_thread.join();
-    relay_done = true;
-    relay.join();
     Exhaustive& out = first.answer >= 0 ? first : second;
     out.nodes = first.nodes + second.nodes;
     return std::move(out);

@@ -115,6 +115,13 @@ public:
         if (busy_ == 0) ready_.notify_all();
     }
 
+    // Every task given was taken (each then searched, or its search aborted): false when a halt
+    // left some untaken.
+    bool all_taken() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return queue_.empty();
+    }
+
     void give(std::vector<SplitTask> tasks) {
         std::lock_guard<std::mutex> lock(mutex_);
         for (auto& t : tasks) queue_.push_back(std::move(t));
