@@ -626,6 +626,18 @@ def test_ctrl_c_stops_a_threaded_can_place_all(threads):
     assert r.best_triangles is not None and r.best_triangles < r.target_triangles
 
 
+@pytest.mark.parametrize("threads", [2, 4])
+def test_ctrl_c_stops_the_shared_out_exhaustive_search(threads):
+    # Both colour orders, their threads sharing out each tree: the stop reaches every one.
+    g = _random_game_at(1, 11)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    r = tf.can_place_all(g, time_limit=60, heuristic=False, threads=threads)
+    timer.cancel()
+    assert r.interrupted and r.answer is None and time.perf_counter() - t0 < 5
+
+
 def _alternate_endgame(seed: int) -> tf.Game:
     """An alternate-rule solo solution taken back to 3 pieces a colour, then 2-4 random moves."""
     return _solution_then_random(seed, 76, 2 + seed % 3, alternate_rule=True)
@@ -677,9 +689,10 @@ def test_exhaustive_search_matches_enumeration_on_pocketed_endgames(seed):
                 assert all(not r.witness_game.pieces_left(c) for c in colours)
 
 
-def _ten_left(seed: int) -> tf.Game:
+def _random_game_at(seed: int, left: int) -> tf.Game:
+    """A uniformly random four-colour game taken back to `left` pieces a colour."""
     g = tf.random_game(seed=seed)
-    while len(g.history) > 4 * 12:
+    while len(g.history) > 4 * (22 - left):
         g.undo()
     return g
 
@@ -689,7 +702,7 @@ def test_exhaustive_search_shared_out_searches_the_same_tree(seed):
     # A "no" looks at every layout. With the tree shared out among threads (an idle thread takes
     # a busy one's untried moves), the very same nodes are searched: none twice, none lost.
     # (10k and 55k nodes on one thread.)
-    g = _ten_left(seed)
+    g = _random_game_at(seed, 10)
     one = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False)
     assert one["answer"] == 0 and one["nodes"] > 5000
     for threads in (2, 4):
@@ -702,9 +715,7 @@ def test_node_limit_bounds_all_the_threads_of_the_exhaustive_search(threads):
     # Random play to 11 pieces a colour: open after millions of nodes in either colour order, so
     # a 20k limit leaves it open however the threads share it out (both orders on one count).
     # Threads count their nodes into the limit 256 at a time.
-    g = tf.random_game(seed=1)
-    while len(g.history) > 4 * 11:
-        g.undo()
+    g = _random_game_at(1, 11)
     r = tf.can_place_all(g, time_limit=60, node_limit=20_000, heuristic=False, threads=threads)
     assert r.answer is None and not r.proven
     assert 20_000 < r.nodes <= 20_000 + 256 * threads
@@ -729,7 +740,7 @@ def test_exhaustive_search_settles_random_games_at_ten_pieces_left(seed):
     # Four colours, ten pieces each: before the bound on what the pieces left can cover, the
     # exhaustive search left seeds 0 and 2 open after 10 s (2-4 M nodes); now all four are a
     # "no" within 100k nodes.
-    g = _ten_left(seed)
+    g = _random_game_at(seed, 10)
     assert all(len(g.pieces_left(c)) == 10 for c in tf.Colour)
     r = tf.can_place_all(g, time_limit=60, node_limit=100_000, heuristic=False)
     assert r.answer is False and r.proven and r.nodes <= 100_000
