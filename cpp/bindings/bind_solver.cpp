@@ -134,7 +134,7 @@ void bind_solver(py::module_& m) {
     m.def(
         "can_place_all",
         [](const Position& start, int colours, double time_limit, long long node_limit, bool heuristic, int threads,
-           bool least_slack, bool both_orders) {
+           bool least_slack, bool both_orders, bool transpositions) {
             if (colours < 0 || colours > 0xF) throw py::value_error("colours must be a bit mask of 0..3");
             if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
             solver::ExactOptions o;
@@ -145,6 +145,7 @@ void bind_solver(py::module_& m) {
             o.heuristic = heuristic;
             o.least_slack = least_slack;
             o.both_orders = both_orders;
+            o.transpositions = transpositions;
             std::atomic<bool> stop{false};
             bool interrupted = false;
             auto r = run_interruptible(stop, interrupted, [&] { return solver::can_place_all(start, o, &stop); });
@@ -152,7 +153,7 @@ void bind_solver(py::module_& m) {
         },
         py::arg("start"), py::arg("colours"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
         py::arg("heuristic") = true, py::arg("threads") = 1, py::arg("least_slack") = false, py::arg("both_orders") = true,
-        "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
+        py::arg("transpositions") = true, "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
     m.def(
         "max_placeable",
         [](const Position& start, int colour, double time_limit, long long node_limit) {

@@ -28,6 +28,10 @@ struct ExactOptions {
     // The all-placed search takes next the colour with fewest legal moves, or (least_slack) the one
     // whose reach exceeds the area of its pieces left by least: each settles endgames the other cannot.
     bool least_slack = false;
+    // The all-placed search skips a residual problem it met before (each thread its own table
+    // of residual_capacity keys at most, 16 bytes each; 2x that in slots).
+    bool transpositions = true;
+    std::size_t residual_capacity = 1u << 20;
     bool both_orders = true;  // with two exhaustive threads or more: half take the other order
                               // (the first to settle it stops the other)
 };

@@ -9,7 +9,7 @@ namespace trigon::solver::exact_detail {
 
 ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
                          const std::atomic<bool>* stop)
-    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), tt_(o.tt_capacity) {
+    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), tt_(o.tt_capacity), residuals_(o.residual_capacity) {
     for (int c = 0; c < kNumColours; ++c)
         if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
     const int n = geo_.num_cells();
@@ -348,6 +348,28 @@ void ExactSearch::update_lists(int d) {
     }
 }
 
+ResidualSet::Key ExactSearch::residual_key(int d) const {
+    const Position& P = stack_[d];
+    ResidualSet::Key k{0x6A09E667F3BCC909ull, 0xBB67AE8584CAA73Bull};
+    auto mix = [&](std::uint64_t x) {
+        k.a = (k.a ^ x) * 0x9E3779B97F4A7C15ull;
+        k.a ^= k.a >> 29;
+        k.b = (k.b + x) * 0xD6E8FEB86659FD93ull;
+        k.b ^= k.b >> 32;
+    };
+    for (int c = 0; c < kNumColours; ++c) {
+        if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
+        const Bitboard room = reach_at_[d][c] - P.forbidden(c) - excl_[d][c];
+        const Bitboard seeds = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & room;
+        mix(static_cast<std::uint64_t>(c) << 32 | P.pieces_left(c));
+        for (int w = 0; w < Bitboard::kWords; ++w) {
+            mix(room.w[w]);
+            mix(seeds.w[w]);
+        }
+    }
+    return k;
+}
+
 bool ExactSearch::out_of_budget() {
     if ((++nodes_ & 255) == 0) {
         const long long all = shared_nodes_ ? shared_nodes_->fetch_add(256) + 256 : nodes_;
@@ -424,6 +446,9 @@ bool ExactSearch::dfs_cells(int d) {
     for (int grown = -1;; ) {  // grown: the colour whose excluded cells grew since the last pass
         if (out_of_budget()) return true;
         if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
+        // A residual problem met before has no layout: its search ended "no" (or handed moves
+        // over to other threads, which search them), else this search would be over.
+        if (opt_.transpositions && !residuals_.insert(residual_key(d))) return false;
         if (grown < 0) update_lists(d);
         int colour = -1, cell = -1, fewest = INT_MAX;
         // The next colour: fewest legal moves, or least slack first (ties: fewest moves).

@@ -68,6 +68,52 @@ private:
     std::vector<std::uint64_t> slots_;
 };
 
+// The residual problems an all-placed search has met (128-bit keys: two independent 64-bit
+// hashes), open addressing, no deletion; it doubles when half full until it holds `capacity`
+// keys, then only answers (a full table prunes less, never wrongly).
+class ResidualSet {
+public:
+    struct Key {
+        std::uint64_t a = 0, b = 0;
+        bool operator==(const Key&) const = default;
+    };
+
+    explicit ResidualSet(std::size_t capacity) : capacity_(capacity) {}
+
+    // True when k was not there (and now is, while there is room).
+    bool insert(Key k) {
+        k.a |= k.a == 0;  // a == 0 marks an empty slot
+        if (slots_.empty()) slots_.assign(std::size_t{1} << 12, Key{});
+        if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = static_cast<std::size_t>(k.a) & mask;; i = (i + 1) & mask) {
+            if (slots_[i] == k) return false;
+            if (slots_[i].a == 0) {
+                if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
+                slots_[i] = k;
+                ++used_;
+                return true;
+            }
+        }
+    }
+
+private:
+    void grow() {
+        std::vector<Key> old(slots_.size() * 2);
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (const Key& k : old)
+            if (k.a) {
+                std::size_t i = static_cast<std::size_t>(k.a) & mask;
+                while (slots_[i].a) i = (i + 1) & mask;
+                slots_[i] = k;
+            }
+    }
+
+    std::size_t capacity_, used_ = 0;
+    std::vector<Key> slots_;
+};
+
 // A share of a parallel all-placed search: the layouts below a node, searched from its position
 // with its excluded cells; `path` leads there from the start.
 struct SplitTask {
@@ -288,6 +334,13 @@ private:
     // generation, and the search needs every colour's count to choose the one with fewest).
     void update_lists(int d);
 
+    // What is left to solve at depth d, as a key: per colour in play, its pieces left, the
+    // free cells of its reach (reach and its free cells: reach may be a parent's superset)
+    // and its attach points among them. Every cell a colour can still cover lies in that reach,
+    // and other colours' moves matter to it only by the cells they cover there, so two nodes
+    // with one key have the same layouts left to find.
+    ResidualSet::Key residual_key(int d) const;
+
     // Counts a node; true when a stop, the node limit or the time limit ends the search.
     bool out_of_budget();
 
@@ -338,6 +391,7 @@ private:
     std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
     int min_size_ = 1;                       // and the smallest piece it may use
     VisitedSet tt_;
+    ResidualSet residuals_;  // all-placed: residual problems met (each is settled, "no", or an ancestor's)
     std::vector<std::pair<int, int>> path_, witness_;
     int placed_ = 0, best_area_ = 0;
     long long nodes_ = 0;

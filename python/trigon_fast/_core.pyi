@@ -449,7 +449,7 @@ def build_table_seconds(arg0: typing.SupportsInt | typing.SupportsIndex) -> floa
     """
     Builds a fresh table (not the shared one) and returns the seconds it took.
     """
-def can_place_all(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True, threads: typing.SupportsInt | typing.SupportsIndex = 1, least_slack: bool = False) -> dict:
+def can_place_all(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True, threads: typing.SupportsInt | typing.SupportsIndex = 1, least_slack: bool = False, both_orders: bool = True, transpositions: bool = True) -> dict:
     """
     Exhaustive search: can the colours place all their remaining pieces if the others stop?
     """
