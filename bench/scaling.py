@@ -57,7 +57,8 @@ def solver_times(threads_list, seeds, limit):
 def exact_scaling(threads_list, limit):
     """can_place_all on many threads. The exhaustive search alone, its tree shared out (one colour
     order): time per thread count on the "no" endgames of search-played games at 10 pieces a
-    colour (the same nodes every time). Then can_place_all as a user calls it (guided and
+    colour (each thread skips the residual problems it met itself, so node counts vary with the
+    threads; with `transpositions=False` they are the same every time). Then can_place_all as a user calls it (guided and
     exhaustive search side by side): near misses at 12 pieces a colour (mostly a "yes" to find)
     and random and search-played games at 11 (a "no" to prove), settled / median / worst."""
     from bench_exact import positions, _summary

@@ -119,7 +119,8 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
     (pockets of up to 16 cells count only their best packing, a colour's pieces kept apart) are
-    fewer than their area. ``node_limit`` bounds the
+    fewer than their area; and it skips a residual problem it met before (every colour with the
+    same pieces left, free cells in its reach and attach points there). ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
     much the best layout the guided search found places (``best_layout``, legal in that order):
     what can surely be placed, not a bound on what can.
