@@ -391,7 +391,11 @@ private:
     std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
     int min_size_ = 1;                       // and the smallest piece it may use
     VisitedSet tt_;
-    ResidualSet residuals_;  // all-placed: residual problems met (each is settled, "no", or an ancestor's)
+    // All-placed: the residual problems met (each settled "no", or an ancestor's, or with moves
+    // handed over to the pool, which searches them before the pool can answer "no"). Each thread
+    // keeps its own: shared, one colour order could answer "no" on the strength of a problem the
+    // other order is still searching (the first order to settle it wins).
+    ResidualSet residuals_;
     std::vector<std::pair<int, int>> path_, witness_;
     int placed_ = 0, best_area_ = 0;
     long long nodes_ = 0;
