@@ -348,9 +348,9 @@ void ExactSearch::update_lists(int d) {
     }
 }
 
-ResidualSet::Key ExactSearch::residual_key(int d) const {
+Key128 ExactSearch::residual_key(int d) const {
     const Position& P = stack_[d];
-    ResidualSet::Key k{0x6A09E667F3BCC909ull, 0xBB67AE8584CAA73Bull};
+    Key128 k{0x6A09E667F3BCC909ull, 0xBB67AE8584CAA73Bull};
     auto mix = [&](std::uint64_t x) {
         k.a = (k.a ^ x) * 0x9E3779B97F4A7C15ull;
         k.a ^= k.a >> 29;

@@ -28,67 +28,33 @@ constexpr int kSmallPart = 16;                   // parts of reach up to this ma
 constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (64 bytes each)
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
-// The positions (hashes of the placements made since the root) already searched: open
-// addressing, no deletion; it doubles when half full until it holds `capacity` keys, then only
-// answers (a full table prunes less, never wrongly).
-class VisitedSet {
-public:
-    explicit VisitedSet(std::size_t capacity) : capacity_(capacity), slots_(std::size_t{1} << 12, 0) {}
-
-    // True when h was not there (and now is, while there is room).
-    bool insert(std::uint64_t h) {
-        h |= h == 0;  // 0 marks an empty slot
-        if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
-            if (slots_[i] == h) return false;
-            if (slots_[i] == 0) {
-                if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
-                slots_[i] = h;
-                ++used_;
-                return true;
-            }
-        }
-    }
-
-private:
-    void grow() {
-        std::vector<std::uint64_t> old(slots_.size() * 2, 0);
-        old.swap(slots_);
-        const std::size_t mask = slots_.size() - 1;
-        for (auto h : old)
-            if (h) {
-                std::size_t i = static_cast<std::size_t>(h) & mask;
-                while (slots_[i]) i = (i + 1) & mask;
-                slots_[i] = h;
-            }
-    }
-
-    std::size_t capacity_, used_ = 0;
-    std::vector<std::uint64_t> slots_;
+// A 128-bit key: two independent 64-bit hashes.
+struct Key128 {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const Key128&) const = default;
 };
 
-// The residual problems an all-placed search has met (128-bit keys: two independent 64-bit
-// hashes), open addressing, no deletion; it doubles when half full until it holds `capacity`
-// keys, then only answers (a full table prunes less, never wrongly).
-class ResidualSet {
-public:
-    struct Key {
-        std::uint64_t a = 0, b = 0;
-        bool operator==(const Key&) const = default;
-    };
+// A key's first word: it places the key in the table, and 0 there marks an empty slot.
+inline std::uint64_t& lead_word(std::uint64_t& k) { return k; }
+inline std::uint64_t& lead_word(Key128& k) { return k.a; }
 
-    explicit ResidualSet(std::size_t capacity) : capacity_(capacity) {}
+// Keys met already (std::uint64_t or Key128): open addressing, no deletion; it doubles when
+// half full until it holds `capacity` keys, then only answers (a full table prunes less, never
+// wrongly).
+template <class K>
+class KeySet {
+public:
+    explicit KeySet(std::size_t capacity) : capacity_(capacity) {}
 
     // True when k was not there (and now is, while there is room).
-    bool insert(Key k) {
-        k.a |= k.a == 0;  // a == 0 marks an empty slot
-        if (slots_.empty()) slots_.assign(std::size_t{1} << 12, Key{});
+    bool insert(K k) {
+        lead_word(k) |= lead_word(k) == 0;  // (0 marks an empty slot)
+        if (slots_.empty()) slots_.assign(std::size_t{1} << 12, K{});
         if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
         const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = static_cast<std::size_t>(k.a) & mask;; i = (i + 1) & mask) {
+        for (std::size_t i = static_cast<std::size_t>(lead_word(k)) & mask;; i = (i + 1) & mask) {
             if (slots_[i] == k) return false;
-            if (slots_[i].a == 0) {
+            if (lead_word(slots_[i]) == 0) {
                 if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
                 slots_[i] = k;
                 ++used_;
@@ -99,20 +65,25 @@ public:
 
 private:
     void grow() {
-        std::vector<Key> old(slots_.size() * 2);
+        std::vector<K> old(slots_.size() * 2);
         old.swap(slots_);
         const std::size_t mask = slots_.size() - 1;
-        for (const Key& k : old)
-            if (k.a) {
-                std::size_t i = static_cast<std::size_t>(k.a) & mask;
-                while (slots_[i].a) i = (i + 1) & mask;
+        for (K& k : old)
+            if (lead_word(k)) {
+                std::size_t i = static_cast<std::size_t>(lead_word(k)) & mask;
+                while (lead_word(slots_[i])) i = (i + 1) & mask;
                 slots_[i] = k;
             }
     }
 
     std::size_t capacity_, used_ = 0;
-    std::vector<Key> slots_;
+    std::vector<K> slots_;
 };
+
+// MaxArea: the positions (hashes of the placements made since the root) already searched.
+using VisitedSet = KeySet<std::uint64_t>;
+// AllPlaced: the residual problems met (residual_key).
+using ResidualSet = KeySet<Key128>;
 
 // A share of a parallel all-placed search: the layouts below a node, searched from its position
 // with its excluded cells; `path` leads there from the start.
@@ -339,7 +310,7 @@ private:
     // and its attach points among them. Every cell a colour can still cover lies in that reach,
     // and other colours' moves matter to it only by the cells they cover there, so two nodes
     // with one key have the same layouts left to find.
-    ResidualSet::Key residual_key(int d) const;
+    Key128 residual_key(int d) const;
 
     // Counts a node; true when a stop, the node limit or the time limit ends the search.
     bool out_of_budget();
