@@ -81,6 +81,8 @@ public:
     const VertexSet& touched_vertices(int c) const { return touched_[c]; }
     // Start cells colour c may still use for its first move.
     Bitboard start_cells(int c) const { return start_allowed_[c] - forbidden_[c]; }
+    // Where colour c's next piece goes from: its attach points once it has started, else its start cells.
+    Bitboard seed_cells(int c) const { return started(c) ? attach_points(c) : start_cells(c); }
 
     // Score by the rulebook: minus unplaced triangles, +15 all placed, +20 if the last was "1".
     int score(int c) const;

@@ -46,7 +46,7 @@ void write_planes(const Position& pos, int colour, std::int8_t* planes, std::int
         const std::uint32_t left = pos.in_play(c) ? pos.pieces_left(c) : 0;
         for (int p = 0; p < kNumPieces; ++p) pieces[k * kNumPieces + p] = static_cast<std::int8_t>(left >> p & 1);
     }
-    write_bits(pos.started(colour) ? pos.attach_points(colour) : pos.start_cells(colour), planes + 4 * cells);
+    write_bits(pos.seed_cells(colour), planes + 4 * cells);
     write_bits(pos.forbidden(colour), planes + 5 * cells);
 }
 

@@ -46,7 +46,7 @@ void SampledPlayout::reset(const Position& start) {
 
 int SampledPlayout::sample(int c, Rng& rng) {
     const MoveTable& t = pos_.table();
-    const Bitboard points = pos_.started(c) ? pos_.attach_points(c) : pos_.start_cells(c);
+    const Bitboard points = pos_.seed_cells(c);
     const int npoints = points.count();
     const std::uint32_t left = pos_.pieces_left(c);
     const int npieces = std::popcount(left);

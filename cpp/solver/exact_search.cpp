@@ -60,7 +60,7 @@ void ExactSearch::restart(const SplitTask& task) {
 }
 
 Bitboard ExactSearch::reach_of(const Position& P, int c, const Bitboard& fr, int area) {
-    Bitboard reach = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & fr;
+    Bitboard reach = P.seed_cells(c) & fr;
     Bitboard ring = reach;  // the cells one step further than the ring before
     for (int step = 1; step < area && ring.any(); ++step) {
         Bitboard next;
@@ -360,7 +360,7 @@ Key128 ExactSearch::residual_key(int d) const {
     for (int c = 0; c < kNumColours; ++c) {
         if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
         const Bitboard room = reach_at_[d][c] - P.forbidden(c) - excl_[d][c];
-        const Bitboard seeds = (P.started(c) ? P.attach_points(c) : P.start_cells(c)) & room;
+        const Bitboard seeds = P.seed_cells(c) & room;
         mix(static_cast<std::uint64_t>(c) << 32 | P.pieces_left(c));
         for (int w = 0; w < Bitboard::kWords; ++w) {
             mix(room.w[w]);
@@ -469,7 +469,7 @@ bool ExactSearch::dfs_cells(int d) {
             return true;
         }
         // Of the next colour's open cells, the one fewest of its moves cover.
-        const Bitboard open = (P.started(colour) ? P.attach_points(colour) : P.start_cells(colour)) - excl_[d][colour];
+        const Bitboard open = P.seed_cells(colour) - excl_[d][colour];
         for (auto id : lists_[d][colour]) (t_.cells_mask(id) & open).for_each([&](int x) { ++cover_count_[x]; });
         open.for_each([&](int x) {
             const int k = cover_count_[x];
