@@ -342,6 +342,77 @@ def test_max_placeable_matches_enumeration(seed):
         assert res.answer == (expected == left_sizes)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_max_placeable_matches_enumeration_at_game_ends(seed):
+    # The last one or two pieces of each colour, where the bounds are tight: pockets that just
+    # hold a piece. (A piece's edge cost one higher fails seeds 7 and 8.)
+    for undo in (4, 6):
+        g = _endgame(seed, undo)
+        for c in g.variant.colours:
+            if g.pieces_left(c):
+                assert tf.max_placeable(g, c, time_limit=20).triangles == _max_alone(g.position, int(c))
+
+
+# A four-player game played by the search at level 3, 12 moves a colour (10 pieces left each).
+# Green's free cells: a 53-cell open region, an 84-cell one it enters only at a 3-cell mouth,
+# and pockets. Branching on moves with a visited set left its maximum open after 60 s.
+OPEN_REGION_GAME = """
+r14,r15,s15,t15,s16,t16 h12,i12,j12,k12,l12,m12 aa11,z12,aa12,ab12,z13,ab13 j7,k7,l7,m7,k8,l8
+o11,o12,p12,p13,q13,r13 o9,p9,n10,o10,p10,n11 ad13,ae13,af13,ac14,ad14,ae14 p7,q7,n8,o8,p8,q8
+s9,t9,r10,s10,q11,r11 r6,r7,s7,r8,s8,t8 ae10,af10,ag10,af11,ag11,ag12 h8,i8,g9,h9,g10,h10
+v6,u7,v7,u8,v8,v9 u9,w9,t10,u10,v10,w10 ab8,z9,aa9,ab9,ac9,ad9 n4,o4,m5,n5,o5,m6
+r4,q5,r5,s5,t5,u5 y9,y10,z10,x11,y11,z11 ad7,ae7,af7,ag7,af8,ag8 r2,q3,r3,s3,t3,s4
+v2,v3,w3,u4,v4,w4 e10,f10,d11,e11,f11,g11 w6,x6,w7,x7,w8,x8 j10,k10,l10,k11,l11,m11
+r1,s1,t1,u1,s2,t2 m13,n13,o13,o14,p14,q14 aa5,ab5,ac5,z6,aa6,z7 i3,i4,j4,j5,k5,k6
+t11,u11,s12,t12,u12,t13 x12,w13,x13,u14,v14,w14 y14,z14,aa14,y15,z15,aa15 j1,k1,j2,k2,l2,m2
+v16,w16,x16,x17,y17,z17 ab11,ac11,ad11,ae11,ae12,af12 aa3,ab3,ac3,ac4,ad4 e5,f5,g5,h5
+y4,z4,aa4,ab4,y5,z5 q15,o16,p16,q16,r16,r17 ab16,ac16,aa17,ab17,z18,aa18 d6,c7,d7,c8,d8,d9
+n1,o1,p1,n2,o2,p2 a9,b9,c9,a10,b10,c10 u15,v15,w15,u16 n12 n14,m15,n15,o15,p15
+t17,u17,v17,t18,u18,v18 y1,aa1,y2,z2,aa2 k13,l13,k14,l14,k15,l15
+"""
+
+
+def _check_max_placeable(g, c, r):
+    """r (max_placeable of colour c) is proven, its witness replays and places r.triangles."""
+    assert r.proven
+    w = g.copy()
+    for col, m in r.witness:
+        assert col == c
+        w.play(m, colour=col)
+    assert sum(m.size for _, m in r.witness) == r.triangles
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_max_placeable_admits_what_the_game_went_on_to_place(seed):
+    # Random games taken back to 12 and 10 pieces a colour, where the bounds bite: what a colour
+    # went on to place in the game (legal with the others there, so legal alone) is never more
+    # than the proven maximum, and a maximum short of its pieces left says can_place_all "no".
+    size = dict(zip(tf.PIECE_NAMES, tf.PIECE_SIZES))
+    for left in (12, 10):
+        g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=seed)
+        later = {c: 0 for c in g.variant.colours}
+        while len(g.history) > 4 * (22 - left):
+            c, m = g.history[-1]
+            later[c] += m.size
+            g.undo()
+        for c in g.variant.colours:
+            r = tf.max_placeable(g, c, time_limit=20)
+            _check_max_placeable(g, c, r)
+            area = sum(size[p] for p in g.pieces_left(c))
+            assert later[c] <= r.triangles <= area
+            if r.triangles < area:
+                assert tf.can_place_all(g, [c], time_limit=20).answer is False
+
+
+def test_max_placeable_settles_a_colour_with_an_open_region():
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    for move in OPEN_REGION_GAME.split():
+        g.push(move)
+    r = tf.max_placeable(g, tf.Colour.GREEN, time_limit=20)
+    _check_max_placeable(g, tf.Colour.GREEN, r)
+    assert r.triangles == 41  # of 45: a 4-triangle piece stays out
+
+
 def _all_placed(pos, colours):
     """Can every remaining piece of `colours` be placed (the others stop)? Colour by colour
     (other colours only block, so every final layout is reached this way), plain enumeration."""

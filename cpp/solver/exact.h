@@ -1,7 +1,8 @@
 // Exact questions from a position, when the other colours stop: can every remaining piece of
 // some colours still be placed, and how many triangles can one colour still place alone.
 // Exhaustive depth-first search with sound bounds: each colour's reach, and the cells the pieces
-// left can still cover (best packings of the small parts of the reach, the few small pieces);
+// left can still cover (best packings of the small parts of the reach, the few small pieces;
+// for one colour alone, what its pieces' edges leave room for);
 // "unknown" when the node or time limit ends it first. On several threads it is shared out by
 // work stealing: a "no" searches the same tree as on one.
 #pragma once
@@ -19,7 +20,6 @@ struct ExactOptions {
     std::uint8_t colours = 0xF;      // the colours that go on placing (others stop)
     double time_limit = 10.0;        // seconds; <= 0: none
     long long node_limit = 0;        // 0: none
-    std::size_t tt_capacity = 1u << 22;  // max_placeable: positions its visited set keeps at most
     bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time)
     // can_place_all: >= 2 runs the guided search (half the threads, at least one) beside the
     // exhaustive one (the rest; without the heuristic, all of them); the exhaustive search's
@@ -28,7 +28,7 @@ struct ExactOptions {
     // The all-placed search takes next the colour with fewest legal moves, or (least_slack) the one
     // whose reach exceeds the area of its pieces left by least: each settles endgames the other cannot.
     bool least_slack = false;
-    // The all-placed search skips a residual problem it met before (each thread its own table
+    // The exhaustive search skips a residual problem it met before (each thread its own table
     // of residual_capacity keys at most, 16 bytes each; 2x that in slots).
     bool transpositions = true;
     std::size_t residual_capacity = 1u << 20;

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <climits>
 
-#include "core/random.h"
 
 namespace trigon::solver::exact_detail {
 
 ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
                          const std::atomic<bool>* stop)
-    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), tt_(o.tt_capacity), residuals_(o.residual_capacity) {
+    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), residuals_(o.residual_capacity) {
     for (int c = 0; c < kNumColours; ++c)
         if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
     const int n = geo_.num_cells();
@@ -27,10 +26,13 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
         size_[p] = trigon_pieces()[p].size;
         if (size_[p] <= 3) small_piece_[size_[p]] = p;
     }
-    if (mode == Mode::MaxArea) {  // keys of the visited set (the all-placed search needs none)
-        Rng rng(0x5eed);
-        zob_.resize(static_cast<std::size_t>(kNumColours) * t_.num_placements());
-        for (auto& z : zob_) z = rng.next();
+    for (int id = 0; id < t_.num_placements(); ++id) {  // (any placement of a piece has its edges)
+        const Placement& pl = t_.placement(id);
+        if (cost_[pl.piece]) continue;
+        int inside = 0;  // edges inside the piece, each counted from both cells
+        for (int i = 0; i < pl.size; ++i)
+            for (int x : geo_.edge_neighbours(pl.cells[i])) inside += t_.cells_mask(id).test(x);
+        cost_[pl.piece] = 3 * pl.size + (3 * pl.size - inside);
     }
     const int depth = kNumColours * kNumPieces + 2;
     stack_.assign(depth, start);
@@ -158,9 +160,38 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
             }
         }
         fit_area[c] = std::min(fit_area[c], room);
+        if (mode_ == Mode::MaxArea) {
+            std::uint32_t fits = 0;
+            for (std::uint32_t l = left; l; l &= l - 1)
+                if (wit[c][std::countr_zero(l)] != kNone) fits |= l & -l;
+            fit_area[c] = std::min(fit_area[c], edge_bound(fits, edge_capacity(reach)));
+        }
     }
     fit_at_[d] = fit_area;
     return mode_ != Mode::AllPlaced || (total <= all_reach.count() && total <= coverable(P, reaches, all_reach));
+}
+
+int ExactSearch::edge_capacity(const Bitboard& room) const {
+    int capacity = 0;
+    room.for_each([&](int x) {
+        capacity += 6;
+        for (const std::uint16_t y : edge_nb_[x]) capacity -= room.test(y);  // (each inner edge twice)
+    });
+    return capacity;
+}
+
+int ExactSearch::edge_bound(std::uint32_t fits, int capacity) const {
+    int order[kNumPieces], n = 0;
+    for (; fits; fits &= fits - 1) order[n++] = std::countr_zero(fits);
+    std::sort(order, order + n, [&](int a, int b) { return size_[a] * cost_[b] > size_[b] * cost_[a]; });
+    int area = 0;
+    for (int i = 0; i < n; ++i) {
+        const int p = order[i];
+        if (cost_[p] > capacity) return area + size_[p] * capacity / cost_[p];  // (a share of it)
+        capacity -= cost_[p];
+        area += size_[p];
+    }
+    return area;
 }
 
 int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach) {
@@ -382,70 +413,22 @@ bool ExactSearch::out_of_budget() {
     return aborted_;
 }
 
-bool ExactSearch::dfs(int d, std::uint64_t hash) {
-    if (out_of_budget()) return true;
-    const Position& P = stack_[d];
-    if (mode_ == Mode::MaxArea && placed_ > best_area_) {
-        best_area_ = placed_;
-        witness_ = path_;
-    }
-    std::array<int, kNumColours> fit{};
-    if (!bounds_hold(d, P, wit_[d], fit)) return false;
-    update_lists(d);
-    int colour = -1;
-    std::size_t fewest = SIZE_MAX;
-    for (int c = 0; c < kNumColours; ++c) {
-        if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
-        if (mode_ == Mode::MaxArea && placed_ + fit[c] <= best_area_) return false;
-        const auto& list = lists_[d][c];
-        if (list.empty()) {
-            if (mode_ == Mode::AllPlaced) return false;
-            continue;
-        }
-        if (list.size() < fewest) {
-            fewest = list.size();
-            colour = c;
-        }
-    }
-    if (colour < 0) {
-        if (mode_ == Mode::AllPlaced) {
-            witness_ = base_path_;
-            witness_.insert(witness_.end(), path_.begin(), path_.end());
-            return true;
-        }
-        return false;
-    }
-    // Big pieces first, then the snuggest.
-    const Bitboard empty = geo_.all_cells() - P.occupied_all();
-    const auto& mv = lists_[d][colour];
-    std::vector<std::pair<int, std::uint16_t>> order;
-    order.reserve(mv.size());
-    for (auto id : mv)
-        order.push_back({-100 * t_.placement(id).size + (t_.adj_mask(id) & empty).count(), id});
-    std::sort(order.begin(), order.end());
-    for (auto [_, id] : order) {
-        const std::uint64_t h = hash ^ zob_[static_cast<std::size_t>(colour) * t_.num_placements() + id];
-        if (!tt_.insert(h)) continue;  // reached before (and failed, or the search would be over)
-        stack_[d + 1] = stack_[d];
-        stack_[d + 1].place(colour, id);
-        wit_[d + 1] = wit_[d];
-        path_.push_back({colour, id});
-        made_[d + 1] = {colour, id};
-        placed_ += t_.placement(id).size;
-        const bool end = dfs(d + 1, h);
-        placed_ -= t_.placement(id).size;
-        path_.pop_back();
-        if (end) return true;
-    }
-    return false;
-}
-
 bool ExactSearch::dfs_cells(int d) {
     const Position& P = stack_[d];
     std::array<int, kNumColours> fit{};
     for (int grown = -1;; ) {  // grown: the colour whose excluded cells grew since the last pass
         if (out_of_budget()) return true;
         if (!bounds_hold(d, P, wit_[d], fit, grown)) return false;
+        if (mode_ == Mode::MaxArea) {
+            if (grown < 0 && placed_ > best_area_) {
+                best_area_ = placed_;
+                witness_ = base_path_;
+                witness_.insert(witness_.end(), path_.begin(), path_.end());
+            }
+            int more = 0;
+            for (int c = 0; c < kNumColours; ++c) more += fit[c];
+            if (placed_ + more <= best_area_) return false;
+        }
         // A residual problem met before has no layout: its search ended "no" (or handed moves
         // over to other threads, which search them), else this search would be over.
         if (opt_.transpositions && !residuals_.insert(residual_key(d))) return false;
@@ -501,7 +484,9 @@ bool ExactSearch::dfs_cells(int d) {
             wit_[d + 1] = wit_[d];
             path_.push_back({colour, id});
             made_[d + 1] = {colour, id};
+            placed_ += t_.placement(id).size;
             const bool end = dfs_cells(d + 1);
+            placed_ -= t_.placement(id).size;
             path_.pop_back();
             if (end) return true;
         }
