@@ -156,18 +156,21 @@ void bind_solver(py::module_& m) {
         py::arg("transpositions") = true, "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
     m.def(
         "max_placeable",
-        [](const Position& start, int colour, double time_limit, long long node_limit) {
+        [](const Position& start, int colour, double time_limit, long long node_limit, bool heuristic) {
             if (colour < 0 || colour >= kNumColours) throw py::value_error("colour must be 0..3");
             solver::ExactOptions o;
             o.time_limit = time_limit;
             o.node_limit = node_limit;
+            o.heuristic = heuristic;
             std::atomic<bool> stop{false};
             bool interrupted = false;
             auto r = run_interruptible(stop, interrupted, [&] { return solver::max_placeable(start, colour, o, &stop); });
             return exact_dict(r, interrupted);
         },
         py::arg("start"), py::arg("colour"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
-        "Branch and bound: most triangles the colour can still place alone (exact when proven).");
+        py::arg("heuristic") = true,
+        "Branch and bound (after guided dives when heuristic): most triangles the colour can still place alone "
+        "(exact when proven).");
     py::class_<solver::PreparedPattern>(m, "PatternPuzzle",
                                         "A region and pieces prepared once (placements inside, search tables).")
         .def(py::init([](int side, const std::vector<int>& cells, const std::vector<int>& counts) {

@@ -19,6 +19,8 @@ constexpr long long kQuickNodes = 20000;     // the quick exhaustive stage's nod
 constexpr double kQuickMinSeconds = 0.01;    // and its least time
 constexpr double kQuickShare = 0.004;        // and its share of the time limit
 constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
+constexpr double kGuidedAloneSeconds = 0.05;     // max_placeable's guided dives: at most this long
+constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -318,16 +320,58 @@ ExactResult can_place_all(const Position& start, const ExactOptions& options, co
 ExactResult max_placeable(const Position& start, int colour, const ExactOptions& options,
                           const std::atomic<bool>* stop) {
     const auto t0 = Clock::now();
-    auto s = std::make_unique<ExactSearch>(start, static_cast<std::uint8_t>(1u << colour), ExactSearch::Mode::MaxArea,
-                                           options, stop);
+    const auto mask = static_cast<std::uint8_t>(1u << colour);
     ExactResult r;
-    s->run();
-    r.proven = !s->aborted();
-    r.max_triangles = s->best_area();
-    r.witness = s->witness();
-    r.nodes = s->nodes();
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
+    auto finish = [&](const ExactSearch& s) {
+        r.proven = !s.aborted();
+        r.max_triangles = s.best_area();
+        r.witness = s.witness();
+        r.nodes += s.nodes();
+        r.seconds = since(t0);
+        return r;
+    };
+    if (!options.heuristic) {
+        ExactSearch s(start, mask, ExactSearch::Mode::MaxArea, options, stop);
+        s.run();
+        return finish(s);
+    }
+    // Most questions are settled within a few thousand nodes of branch and bound.
+    ExactOptions quick = options;
+    quick.colours = mask;
+    quick.node_limit = options.node_limit > 0 ? std::min(options.node_limit, kQuickNodes) : kQuickNodes;
+    auto first = std::make_unique<ExactSearch>(start, mask, ExactSearch::Mode::MaxArea, quick, stop);
+    first->run();
+    if (!first->aborted() || (options.node_limit > 0 && options.node_limit <= kQuickNodes)) return finish(*first);
+    r.nodes = first->nodes();
+    int best = first->best_area();
+    std::vector<std::pair<int, int>> layout = first->witness();
+    first.reset();
+    // A colour that can place everything in a big open region shows it within a few guided
+    // dives (an endgame of 14 pieces: 15 nodes), where branch and bound, whose bound there is
+    // loose, can search for a minute; the guided search's best also gives it a start.
+    const double limit = options.time_limit > 0 ? options.time_limit : 10.0;
+    SoloSearch guided(start, guided_options(quick, std::min(kGuidedAloneSeconds, limit * kGuidedAloneShare), 1));
+    guided.start();
+    while (!guided.wait_for(0.005))
+        if (stop && stop->load()) guided.stop();
+    guided.join();
+    r.nodes += guided.stats().nodes;
+    const auto sols = guided.solutions();
+    std::vector<std::pair<int, int>> dive = sols.empty() ? guided.best_partial_moves() : sols.front().moves;
+    std::erase_if(dive, [&](const std::pair<int, int>& m) { return m.first != colour; });
+    int dive_area = 0;
+    for (auto [c, id] : dive) dive_area += start.table().placement(id).size;
+    if (dive_area > best) {
+        best = dive_area;
+        layout = std::move(dive);
+    }
+    ExactOptions rest = options;
+    if (options.time_limit > 0) rest.time_limit = std::max(0.01, options.time_limit - since(t0));
+    if (options.node_limit > 0) rest.node_limit = std::max(1LL, options.node_limit - r.nodes);
+    ExactSearch s(start, mask, ExactSearch::Mode::MaxArea, rest, stop);
+    s.set_best(best, std::move(layout));
+    if (best < area_left(start, colour)) s.run();  // (else the layout places everything: nothing better)
+    return finish(s);
 }
 
 }  // namespace trigon::solver

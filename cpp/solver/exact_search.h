@@ -237,6 +237,11 @@ public:
     bool aborted() const { return aborted_; }
     long long nodes() const { return nodes_; }
     int best_area() const { return best_area_; }
+    // MaxArea: a layout found already (legal in this order): the search looks for better ones.
+    void set_best(int area, std::vector<std::pair<int, int>> layout) {
+        best_area_ = area;
+        witness_ = std::move(layout);
+    }
     const std::vector<std::pair<int, int>>& witness() const { return witness_; }
 
 private:

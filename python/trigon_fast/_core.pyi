@@ -461,9 +461,9 @@ def level_simulations(level: typing.SupportsInt | typing.SupportsIndex) -> int:
     """
     Simulations of strength level 1..9.
     """
-def max_placeable(start: Position, colour: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+def max_placeable(start: Position, colour: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True) -> dict:
     """
-    Branch and bound: most triangles the colour can still place alone (exact when proven).
+    Branch and bound (after guided dives when heuristic): most triangles the colour can still place alone (exact when proven).
     """
 def movegen_seconds(arg0: collections.abc.Sequence[Position], arg1: typing.SupportsInt | typing.SupportsIndex) -> tuple[list[float], int]:
     """

@@ -154,15 +154,18 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
                           best_layout=layout)
 
 
-def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: int = 0) -> MaxPlaceResult:
+def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: int = 0,
+                  heuristic: bool = True) -> MaxPlaceResult:
     """The most triangles ``colour`` can still place alone (others stop), by branch and bound;
-    exact when ``proven``."""
+    exact when ``proven``. With ``heuristic`` (the default), a question that a few thousand
+    nodes do not settle gets a few guided dives first (a colour that can place everything in a
+    big open region shows it there at once); ``heuristic=False`` runs the branch and bound alone."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     _check_seconds(time_limit)
     nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1
-    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes)
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=bool(heuristic))
     moves, _ = _witness(game, r["witness"])
     return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
                           witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),
