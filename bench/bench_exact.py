@@ -3,6 +3,7 @@
 number of pieces each colour still has.
 
     python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5] [--threads 1,2] [--exhaustive]
+                                [--questions all_colours,one_colour,max_placeable]
     python -m pytest bench/bench_exact.py --benchmark-enable
 
 Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
@@ -86,17 +87,21 @@ def _summary(answers, seconds) -> dict:
 KINDS = ("random", "search", "solution", "near_miss")
 
 
+QUESTIONS = ("all_colours", "one_colour", "max_placeable")
+
+
 def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS,
-            exhaustive: bool = False) -> dict:
+            exhaustive: bool = False, questions=QUESTIONS) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
     # The all-colour question with each thread count ("all_colours_2t": two threads).
-    all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads]
+    all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads] if "all_colours" in questions else []
     extra = ["exhaustive_only"] if exhaustive else []
+    extra += [q for q in ("one_colour", "max_placeable") if q in questions]
     for kind in kinds:
         for left in lefts:
             games = list(positions(kind, left, seeds))
             rows = {}
-            for question in [q for q, _ in all_qs] + extra + ["one_colour", "max_placeable"]:
+            for question in [q for q, _ in all_qs] + extra:
                 answers, secs, shortfall, nodes = [], [], [], []
                 for g in games:
                     if question == "exhaustive_only":
@@ -150,6 +155,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=float, default=5.0)
     ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))
+    ap.add_argument("--questions", default=",".join(QUESTIONS), help="questions asked, from " + ", ".join(QUESTIONS))
     ap.add_argument("--exhaustive", action="store_true",
                     help="also the all-colour question by the exhaustive search alone (heuristic=False)")
     args = ap.parse_args(argv)
@@ -158,7 +164,11 @@ def main(argv=None) -> int:
     kinds = tuple(k for k in args.kinds.split(",") if k)
     if any(k not in KINDS for k in kinds):
         ap.error(f"--kinds: choose from {', '.join(KINDS)}")
-    json.dump(measure(lefts, range(args.seeds), args.limit, threads, kinds, args.exhaustive), sys.stdout, indent=1)
+    questions = tuple(q for q in args.questions.split(",") if q)
+    if any(q not in QUESTIONS for q in questions):
+        ap.error(f"--questions: choose from {', '.join(QUESTIONS)}")
+    json.dump(measure(lefts, range(args.seeds), args.limit, threads, kinds, args.exhaustive, questions), sys.stdout,
+              indent=1)
     print()
     return 0
 
