@@ -852,6 +852,21 @@ def test_skipping_residual_problems_keeps_every_answer(seed):
                 assert all(not h.pieces_left(c) for c in range(4) if mask >> c & 1), (keep, extra, mask)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_skipping_residual_problems_keeps_every_answer_under_the_alternate_rule(seed):
+    # The same under the alternate rule, where the key also holds the vertices a colour's pieces
+    # touch (they decide which placements may meet them); the maximum of one colour too.
+    g = _solution_then_random(seed, 64, 8, alternate_rule=True)
+    for mask in (15, 3, 12, 1, 4):
+        plain = _core.can_place_all(g.position, mask, time_limit=30.0, heuristic=False, transpositions=False)
+        skipping = _core.can_place_all(g.position, mask, time_limit=30.0, heuristic=False)
+        assert plain["answer"] >= 0 and skipping["answer"] == plain["answer"], mask
+    for c in range(4):
+        plain = _core.max_placeable(g.position, c, time_limit=30.0, heuristic=False)
+        full = _core.max_placeable(g.position, c, time_limit=30.0)
+        assert plain["proven"] and full["proven"] and plain["max_triangles"] == full["max_triangles"]
+
+
 @pytest.mark.parametrize("threads", [2, 3, 4])
 def test_node_limit_bounds_all_the_threads_of_the_exhaustive_search(threads):
     # Random play to 11 pieces a colour: open after millions of nodes in either colour order, so

@@ -397,6 +397,8 @@ Key128 ExactSearch::residual_key(int d) const {
             mix(room.w[w]);
             mix(seeds.w[w]);
         }
+        if (P.rules().alternate)  // where its pieces touch decides which sides may meet a vertex
+            for (const std::uint64_t w : P.touched_vertices(c).w) mix(w);
     }
     return k;
 }

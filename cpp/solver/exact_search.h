@@ -323,7 +323,8 @@ private:
 
     // What is left to solve at depth d, as a key: per colour in play, its pieces left, the
     // free cells of its reach (reach and its free cells: reach may be a parent's superset)
-    // and its attach points among them. Every cell a colour can still cover lies in that reach,
+    // and its attach points among them (under the alternate rule also the vertices its pieces
+    // touch: they decide which placements may meet them). Every cell a colour can still cover lies in that reach,
     // and other colours' moves matter to it only by the cells they cover there, so two nodes
     // with one key have the same layouts left to find.
     Key128 residual_key(int d) const;
