@@ -181,6 +181,24 @@ void exact_runs() {
         t.join();
         expect(got.seconds < 30, "exact: stopped from another thread");
     }
+    {  // max_placeable's guided dives (a thread of their own) on a colour that needs them: red of a
+       // search-played endgame, 14 pieces left, all placeable in a big open region; then stopped
+       // from another thread while they run
+        static const int kMoves[] = {5435,  8688,  10263, 22711, 9196,  15928, 6220,  23097, 13937, 21063, 9737,
+                                     25330, 16808, 18402, 3765,  23639, 21664, 24937, 1985,  24015, 4876,  10859,
+                                     2469,  20049, 4593,  28201, 1418,  12806, 23927, 15334, 14885, 27016};
+        Position q = start;
+        for (int id : kMoves) q.play(id);
+        solver::ExactOptions o;
+        o.time_limit = 60;
+        const auto got = solver::max_placeable(q, 2, o);
+        expect(got.proven && got.max_triangles == 63, "exact: max_placeable's dives place every piece");
+        std::atomic<bool> stop{false};
+        std::thread t([&] { stop = true; });
+        const auto stopped = solver::max_placeable(q, 2, o, &stop);
+        t.join();
+        expect(stopped.seconds < 30, "exact: max_placeable stopped from another thread");
+    }
     std::printf("exact: ok\n");
 }
 
