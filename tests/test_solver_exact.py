@@ -387,6 +387,14 @@ v5,w5,x5,w6,x6,x7 a9,b9,c9,d9,b10,c10 ac9,ad9,ab10,ac10,ab11 m4,n4,o4,p4,q4,n5
 """
 
 
+def _game_of(moves: str) -> tf.Game:
+    """A four-player game of these moves, in turn order."""
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    for move in moves.split():
+        g.push(move)
+    return g
+
+
 def _check_max_placeable(g, c, r):
     """r (max_placeable of colour c) is proven, its witness replays and places r.triangles."""
     assert r.proven
@@ -421,9 +429,7 @@ def test_max_placeable_admits_what_the_game_went_on_to_place(seed, heuristic):
 
 
 def test_max_placeable_settles_a_colour_with_an_open_region():
-    g = tf.Game(tf.Variant.FOUR_PLAYER)
-    for move in OPEN_REGION_GAME.split():
-        g.push(move)
+    g = _game_of(OPEN_REGION_GAME)
     r = tf.max_placeable(g, tf.Colour.GREEN, time_limit=20)
     _check_max_placeable(g, tf.Colour.GREEN, r)
     assert r.triangles == 41  # of 45: a 4-triangle piece stays out
@@ -432,9 +438,7 @@ def test_max_placeable_settles_a_colour_with_an_open_region():
 
 
 def test_max_placeable_finds_a_full_layout_in_an_open_region():
-    g = tf.Game(tf.Variant.FOUR_PLAYER)
-    for move in OPEN_REGION_YES_GAME.split():
-        g.push(move)
+    g = _game_of(OPEN_REGION_YES_GAME)
     r = tf.max_placeable(g, tf.Colour.RED, time_limit=20)
     _check_max_placeable(g, tf.Colour.RED, r)
     assert r.triangles == 63

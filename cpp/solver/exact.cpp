@@ -24,6 +24,13 @@ constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// Triangles a layout ((colour, placement) pairs) places.
+int layout_triangles(const Position& P, const std::vector<std::pair<int, int>>& layout) {
+    int a = 0;
+    for (auto [c, id] : layout) a += P.table().placement(id).size;
+    return a;
+}
+
 // Triangles of the pieces colour c has left.
 int area_left(const Position& P, int c) {
     int a = 0;
@@ -133,9 +140,8 @@ Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, 
 
 // The layout to report when not proven, and the triangles it places.
 void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pair<int, int>> layout) {
+    r.best_triangles = layout_triangles(start, layout);
     r.best_layout = std::move(layout);
-    r.best_triangles = 0;
-    for (auto [c, id] : r.best_layout) r.best_triangles += start.table().placement(id).size;
 }
 
 // The last stage on several threads: the guided search looks for a "yes" while the exhaustive
@@ -359,9 +365,7 @@ ExactResult max_placeable(const Position& start, int colour, const ExactOptions&
     const auto sols = guided.solutions();
     std::vector<std::pair<int, int>> dive = sols.empty() ? guided.best_partial_moves() : sols.front().moves;
     std::erase_if(dive, [&](const std::pair<int, int>& m) { return m.first != colour; });
-    int dive_area = 0;
-    for (auto [c, id] : dive) dive_area += start.table().placement(id).size;
-    if (dive_area > best) {
+    if (const int dive_area = layout_triangles(start, dive); dive_area > best) {
         best = dive_area;
         layout = std::move(dive);
     }

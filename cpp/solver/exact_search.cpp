@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 
-
 namespace trigon::solver::exact_detail {
 
 ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
@@ -149,6 +148,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         slack_at_[d][c] = room - area;
         all_reach |= reach;
         total += area;
+        std::uint32_t fits = 0;  // the pieces that fit inside the reach
         for (std::uint32_t l = left; l; l &= l - 1) {
             const int p = std::countr_zero(l);
             std::uint16_t& w = wit[c][p];
@@ -157,15 +157,11 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
                 if (mode_ == Mode::AllPlaced) return false;
             } else {
                 fit_area[c] += size_[p];
+                fits |= l & -l;
             }
         }
         fit_area[c] = std::min(fit_area[c], room);
-        if (mode_ == Mode::MaxArea) {
-            std::uint32_t fits = 0;
-            for (std::uint32_t l = left; l; l &= l - 1)
-                if (wit[c][std::countr_zero(l)] != kNone) fits |= l & -l;
-            fit_area[c] = std::min(fit_area[c], edge_bound(fits, edge_capacity(reach)));
-        }
+        if (mode_ == Mode::MaxArea) fit_area[c] = std::min(fit_area[c], edge_bound(fits, edge_capacity(reach)));
     }
     fit_at_[d] = fit_area;
     return mode_ != Mode::AllPlaced || (total <= all_reach.count() && total <= coverable(P, reaches, all_reach));
@@ -424,15 +420,15 @@ bool ExactSearch::dfs_cells(int d) {
         if (mode_ == Mode::MaxArea) {
             if (grown < 0 && placed_ > best_area_) {
                 best_area_ = placed_;
-                witness_ = base_path_;
-                witness_.insert(witness_.end(), path_.begin(), path_.end());
+                take_witness();
             }
             int more = 0;
             for (int c = 0; c < kNumColours; ++c) more += fit[c];
             if (placed_ + more <= best_area_) return false;
         }
         // A residual problem met before has no layout: its search ended "no" (or handed moves
-        // over to other threads, which search them), else this search would be over.
+        // over to other threads, which search them), else this search would be over. (MaxArea:
+        // its layouts were searched already, from the same area placed.)
         if (opt_.transpositions && !residuals_.insert(residual_key(d))) return false;
         if (grown < 0) update_lists(d);
         int colour = -1, cell = -1, fewest = INT_MAX;
@@ -449,8 +445,7 @@ bool ExactSearch::dfs_cells(int d) {
             }
         }
         if (colour < 0) {  // every colour has placed everything
-            witness_ = base_path_;
-            witness_.insert(witness_.end(), path_.begin(), path_.end());
+            take_witness();
             return true;
         }
         // Of the next colour's open cells, the one fewest of its moves cover.

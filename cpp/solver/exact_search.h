@@ -329,6 +329,12 @@ private:
     // with one key have the same layouts left to find.
     Key128 residual_key(int d) const;
 
+    // The layout placed on the way here (a task's moves, then this search's) becomes the witness.
+    void take_witness() {
+        witness_ = base_path_;
+        witness_.insert(witness_.end(), path_.begin(), path_.end());
+    }
+
     // Counts a node; true when a stop, the node limit or the time limit ends the search.
     bool out_of_budget();
 
@@ -378,7 +384,7 @@ private:
     int best_cover_ = 0;                     // cover_part's best so far
     std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
     int min_size_ = 1;                       // and the smallest piece it may use
-    // All-placed: the residual problems met (each settled "no", or an ancestor's, or with moves
+    // The residual problems met (all-placed: each settled "no", or an ancestor's, or with moves
     // handed over to the pool, which searches them before the pool can answer "no"). Each thread
     // keeps its own: shared, one colour order could answer "no" on the strength of a problem the
     // other order is still searching (the first order to settle it wins).
