@@ -1,31 +1,22 @@
-"""The `trigon` command end to end in subprocesses (small settings), plus in-process runs of the
-subcommands that need the search, records or solver against small stand-ins written to their
-contracts, so the command's own logic is tested before (and after) those modules land."""
+"""The `trigon` command end to end: in subprocesses (small settings), and in process (click's
+runner) where a test reads the output closely."""
 
-import importlib
 import json
 import os
 import re
 import subprocess
 import sys
-import types
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import trigon_fast as tf
 from trigon_fast import cli
+from trigon_fast.cli.common import greedy_move
+from trigon_fast.cli.match_cmd import wilson_interval
 
 SVG = "{http://www.w3.org/2000/svg}"
 SUBCOMMANDS = ["render", "play", "bench", "solve", "analyse", "match", "pattern"]
-
-
-def has(module):
-    try:
-        importlib.import_module(f"trigon_fast.{module}")
-        return True
-    except ImportError:
-        return False
 
 
 def trigon(*args, input=None, cwd=None, timeout=120):
@@ -113,21 +104,6 @@ def test_pattern_impossible_and_unsolvable():
     assert r.returncode == 0 and "\nno solution\n" in r.stdout
 
 
-@pytest.mark.skipif(has("solver"), reason="the solver is present")
-def test_solve_without_solver_says_so():
-    r = trigon("solve", "--time-limit", "1")
-    assert_one_line_error(r)
-    assert "trigon_fast.solver" in r.stderr
-
-
-@pytest.mark.skipif(has("records"), reason="records are present")
-def test_render_without_records_says_so(tmp_path):
-    (tmp_path / "g.blksgf").write_text("(;GM[Blokus Trigon];1[r15])")
-    r = trigon("render", "g.blksgf", "--svg", "out.svg", cwd=tmp_path)
-    assert_one_line_error(r)
-    assert "trigon_fast.records" in r.stderr
-
-
 # -- bench, match, play: need only the core ----------------------------------------------------
 def test_bench_json():
     r = trigon("bench", "--games", "50", "--simulations", "100", "--json")
@@ -135,7 +111,7 @@ def test_bench_json():
     figures = json.loads(r.stdout)
     for key in ("table_build_s_side9", "movegen_us_per_position", "playouts_per_s"):
         assert figures[key] > 0
-    assert ("search_sims_per_s_1t" in figures) == has("search")
+    assert figures["search_sims_per_s_1t"] > 0 and figures["search_sims_per_s_2t"] > 0
     r = trigon("bench", "--games", "50", "--simulations", "100")
     assert r.returncode == 0 and "playouts_per_s" in r.stdout
 
@@ -159,11 +135,11 @@ def test_match_in_parallel_table_and_json():
 
 
 def test_wilson_interval():
-    lo, hi = cli.wilson_interval(5, 10)
+    lo, hi = wilson_interval(5, 10)
     assert lo < 0.5 < hi and hi - 0.5 == pytest.approx(0.5 - lo)
-    assert cli.wilson_interval(0, 10)[0] == 0 and cli.wilson_interval(10, 10)[1] == 1
-    assert cli.wilson_interval(60, 100)[1] - cli.wilson_interval(60, 100)[0] < \
-        cli.wilson_interval(6, 10)[1] - cli.wilson_interval(6, 10)[0]
+    assert wilson_interval(0, 10)[0] == 0 and wilson_interval(10, 10)[1] == 1
+    assert wilson_interval(60, 100)[1] - wilson_interval(60, 100)[0] < \
+        wilson_interval(6, 10)[1] - wilson_interval(6, 10)[0]
 
 
 def test_play_session(tmp_path):
@@ -190,11 +166,8 @@ def test_play_session(tmp_path):
     svg = (tmp_path / "board.svg").read_text()
     # Blue's I6 and three engine replies of up to 6 triangles each.
     assert 6 < len(occupied_polygons(svg)) <= 24
-    if has("records"):
-        g = tf.Game.from_blksgf((tmp_path / "game.blksgf").read_text())
-        assert str(g.history[0][1]) == "q15,r15,p16,q16,o17,p17" and len(g.history) == 4
-    else:
-        assert "needs trigon_fast.records" in out
+    g = tf.Game.from_blksgf((tmp_path / "game.blksgf").read_text())
+    assert str(g.history[0][1]) == "q15,r15,p16,q16,o17,p17" and len(g.history) == 4
 
 
 def test_play_engine_against_itself_to_the_end():
@@ -213,7 +186,6 @@ def write_record(path, keep=12, seed=2):
 
 
 def test_render_real(tmp_path):
-    pytest.importorskip("trigon_fast.records")
     g = write_record(tmp_path / "g.blksgf")
     r = trigon("render", "g.blksgf", "--svg", "b.svg", "--move", "5", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -225,8 +197,6 @@ def test_render_real(tmp_path):
 
 
 def test_analyse_real(tmp_path):
-    pytest.importorskip("trigon_fast.records")
-    pytest.importorskip("trigon_fast.search")
     write_record(tmp_path / "g.blksgf", keep=4)
     r = trigon("analyse", "g.blksgf", "--json", "--simulations", "50", "--plot", "v.svg", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -239,18 +209,15 @@ def test_analyse_real(tmp_path):
 
 
 def test_solve_real(tmp_path):
-    pytest.importorskip("trigon_fast.solver")
     r = trigon("solve", "--time-limit", "2", "--out", "s.blksgf", "--svg", "s.svg", cwd=tmp_path, timeout=60)
     assert r.returncode == 0, r.stderr
     assert re.search(r"complete: score [+-]\d+", r.stdout)
     svg = (tmp_path / "s.svg").read_text()
-    if has("records"):
-        g = tf.Game.from_blksgf((tmp_path / "s.blksgf").read_text())
-        assert len(occupied_polygons(svg)) == sum(m.size for m in g.moves)
+    g = tf.Game.from_blksgf((tmp_path / "s.blksgf").read_text())
+    assert len(occupied_polygons(svg)) == sum(m.size for m in g.moves)
 
 
 def test_play_and_match_with_the_search_real(tmp_path):
-    pytest.importorskip("trigon_fast.search")
     r = trigon("play", "--opponent", "search:simulations=30", input="r15\nhint\nquit\n", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("(engine) plays") == 3 and "hint (search:" in r.stdout
@@ -260,90 +227,14 @@ def test_play_and_match_with_the_search_real(tmp_path):
     assert [row["games"] for row in json.loads(r.stdout)["results"]] == [2, 2]
 
 
-# -- the same commands in-process, against small stand-ins for the modules still missing -------
+# -- the same commands in process, where a test reads the output closely -----------------------
 def greedy_game(variant, seed=0, keep=None):
     import random
 
     g, rng = tf.Game(variant), random.Random(seed)
     while not g.is_over and (keep is None or len(g.history) < keep):
-        g.play(cli.greedy_move(g, rng))
+        g.play(greedy_move(g, rng))
     return g
-
-
-def fake_records():
-    mod = types.ModuleType("trigon_fast.records")
-    colours = "1234"
-
-    def to_blksgf(game):
-        return "(;GM[Blokus Trigon]" + "".join(f";{colours[c]}[{m}]" for c, m in game.history) + ")"
-
-    def from_blksgf(text):
-        g = tf.Game()
-        for c, move in re.findall(r";([1-4])\[([^\]]*)\]", text):
-            g.play(move, colour=int(c) - 1)
-        return g
-
-    mod.to_blksgf, mod.from_blksgf = to_blksgf, from_blksgf
-    return mod
-
-
-def fake_search(style="object"):
-    """``object``: shaped like the search's Analysis (value as a 4-array with NaN for colours
-    not in the game, moves with value_per_colour); ``dict``: plain dicts keyed by colour."""
-    import random
-
-    import numpy as np
-
-    mod = types.ModuleType("trigon_fast.search")
-    mod.calls = []
-
-    def analyse(game, time=None, simulations=None, threads=1, seed=0, level=None, **options):
-        mod.calls.append(dict(simulations=simulations, threads=threads))
-        legal = list(game.legal_moves)[:5]
-        per_colour = np.array([(game.score(c) + 110) / 220 if c in game.variant.colours else np.nan
-                               for c in range(4)])
-        if style == "dict":
-            return {"best_move": legal[0], "values": {tf.Colour(c): per_colour[c] for c in game.variant.colours},
-                    "moves": [{"move": m, "visits": 10 - i, "value": 0.6 - 0.1 * i} for i, m in enumerate(legal)]}
-        return types.SimpleNamespace(
-            best_move=legal[0], value=per_colour, simulations=simulations, seconds=0.01,
-            moves=[types.SimpleNamespace(move=m, visits=10 - i, value=0.6 - 0.1 * i,
-                                         value_per_colour=per_colour * 0 + 0.6 - 0.1 * i)
-                   for i, m in enumerate(legal)])
-
-    def best_move(game, time=None, simulations=None, threads=1, seed=0, level=None):
-        return str(cli.greedy_move(game, random.Random(seed)))
-
-    mod.analyse, mod.best_move = analyse, best_move
-    return mod
-
-
-def fake_solver():
-    mod = types.ModuleType("trigon_fast.solver")
-
-    class Solution:
-        def __init__(self, game):
-            self.game, self.complete = game, False
-            self.scores = game.scores()
-
-    def solve_solo(colours=None, side=9, alternate_rule=False, seed=0, time_limit=None, threads=1):
-        return Solution(greedy_game(tf.Variant.solo(colours=colours, side=side, alternate_rule=alternate_rule), seed))
-
-    mod.solve_solo = solve_solo
-    return mod
-
-
-@pytest.fixture(params=["object", "dict"])
-def stand_ins(monkeypatch, request):
-    """Install stand-ins for whichever of search/records/solver are missing."""
-    installed = {}
-    makers = (("records", fake_records), ("search", lambda: fake_search(request.param)), ("solver", fake_solver))
-    for name, make in makers:
-        if not has(name):
-            mod = make()
-            monkeypatch.setitem(sys.modules, f"trigon_fast.{name}", mod)
-            installed[name] = mod
-    return installed
 
 
 def run_in_process(args, input=None):
@@ -352,10 +243,10 @@ def run_in_process(args, input=None):
     return CliRunner().invoke(cli.main, args, input=input)
 
 
-def test_analyse_flow(stand_ins, tmp_path):
+def test_analyse_flow(tmp_path):
     g = greedy_game(tf.Variant.FOUR_PLAYER, keep=8)
     rec = tmp_path / "g.blksgf"
-    rec.write_text(cli._blksgf_text(g))
+    rec.write_text(g.to_blksgf())
     r = run_in_process(["analyse", str(rec), "--json", "--simulations", "30", "--plot", str(tmp_path / "v.svg")])
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
@@ -366,8 +257,6 @@ def test_analyse_flow(stand_ins, tmp_path):
         assert 0 <= row["value_before"] <= 1 and 0 <= row["value_after"] <= 1
     root = ET.fromstring((tmp_path / "v.svg").read_text())
     assert len([e for e in root.iter(SVG + "polyline")]) == 4
-    if "search" in stand_ins:
-        assert stand_ins["search"].calls[0] == {"simulations": 30, "threads": 1}
     r = run_in_process(["analyse", str(rec), "--move", "3", "--svg", str(tmp_path / "best.svg")])
     assert r.exit_code == 0, r.output
     assert "green to move; best" in r.stdout
@@ -380,10 +269,10 @@ def test_analyse_flow(stand_ins, tmp_path):
     assert r.exit_code != 0
 
 
-def test_render_flow(stand_ins, tmp_path):
+def test_render_flow(tmp_path):
     g = greedy_game(tf.Variant.FOUR_PLAYER, keep=10)
     rec = tmp_path / "g.blksgf"
-    rec.write_text(cli._blksgf_text(g))
+    rec.write_text(g.to_blksgf())
     svg, pieces = tmp_path / "b.svg", tmp_path / "p.svg"
     r = run_in_process(["render", str(rec), "--svg", str(svg), "--move", "6", "--pieces", str(pieces),
                         "--palette", "colourblind", "--move-numbers"])
@@ -394,7 +283,7 @@ def test_render_flow(stand_ins, tmp_path):
     assert r.exit_code != 0 and "--svg" in r.output
 
 
-def test_solve_flow(stand_ins, tmp_path):
+def test_solve_flow(tmp_path):
     out, svg = tmp_path / "s.blksgf", tmp_path / "s.svg"
     r = run_in_process(["solve", "--time-limit", "0.5", "--colours", "blue,red", "--out", str(out), "--svg", str(svg)])
     assert r.exit_code == 0, r.output
@@ -404,22 +293,10 @@ def test_solve_flow(stand_ins, tmp_path):
     assert out.read_text().startswith("(;")
 
 
-def test_play_hint_and_save_with_stand_ins(stand_ins, tmp_path):
+def test_play_hint_and_save(tmp_path):
     path = tmp_path / "g.blksgf"
     r = run_in_process(["play", "--variant", "four", "--level", "1"],
                        input=f"hint\nr15\nsave {path}\nquit\n")
     assert r.exit_code == 0, r.output
     assert "hint (search:level" in r.stdout
     assert path.exists() and "r15" in path.read_text()
-
-
-def test_solve_refuses_an_answer_for_other_rules(monkeypatch):
-    mod = types.ModuleType("trigon_fast.solver")
-
-    def solve_solo(seed=0, time_limit=None):  # takes no side: the side-8 request would be lost
-        return types.SimpleNamespace(game=greedy_game(tf.Variant.SOLO, seed), complete=False)
-
-    mod.solve_solo = solve_solo
-    monkeypatch.setitem(sys.modules, "trigon_fast.solver", mod)
-    r = run_in_process(["solve", "--side", "8", "--time-limit", "0.1"])
-    assert r.exit_code == 1 and "asked for side 8" in r.output

@@ -68,7 +68,7 @@ def test_doc_examples_run(tmp_path):
             continue  # timings differ from run to run; search results change with the engine's tuning
         got = set(r.stdout.splitlines())
         for line in expected:
-            # `hint` asks the search when it is installed, else the greedy engine; core counts vary.
+            # `hint` lines come from the search (they change with its tuning); core counts vary.
             if line != "..." and "in parallel" not in line and not line.startswith("hint ("):
                 assert line in got, (command, line)
     assert ran >= 4

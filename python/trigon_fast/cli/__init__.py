@@ -1,0 +1,10 @@
+"""The ``trigon`` command: play, solve, analyse, render, match and benchmark from a terminal.
+
+Built on click (subcommands, ``--help`` with examples, one-line errors) and tqdm (progress
+bars that turn themselves off when stderr is not a terminal).
+"""
+
+from .group import main
+from . import analyse_cmd, bench_cmd, match_cmd, play_cmd, render_cmd, solve_cmd  # noqa: F401,E402 (each adds its subcommands)
+
+__all__ = ["main"]

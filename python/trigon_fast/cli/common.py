@@ -1,0 +1,186 @@
+"""What the ``trigon`` subcommands share: reading variants, colours and records, writing
+pictures, progress bars, score lines, and the engines that choose moves."""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import re
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+import click
+
+from .. import render, search
+from ..errors import TrigonError
+from ..game import Game
+from ..move import PIECE_SIZES, Move, board
+from ..variants import Colour, Variant
+
+_COLOUR_WORDS = {"blue": 0, "yellow": 1, "red": 2, "green": 3, "b": 0, "y": 1, "r": 2, "g": 3,
+                 "1": 0, "2": 1, "3": 2, "4": 3}
+_VARIANT_WORDS = {"four": "four_player", "4": "four_player", "four_player": "four_player",
+                  "two": "two_player", "2": "two_player", "two_player": "two_player",
+                  "three": "three_player", "3": "three_player", "three_player": "three_player",
+                  "teams": "teams", "solo": "solo", "1": "solo"}
+
+
+def parse_variant(name: str, alternate: bool = False, pentobi_starts: bool = False) -> Variant:
+    kind = _VARIANT_WORDS.get(name.strip().lower())
+    if kind is None:
+        raise click.BadParameter(f"unknown variant {name!r}; use four, two, three, teams or solo")
+    return Variant(kind, alternate_rule=alternate, pentobi_compatible=pentobi_starts)
+
+
+def parse_colours(text: str, variant: Variant) -> Tuple[int, ...]:
+    t = text.strip().lower()
+    if t == "all":
+        return tuple(int(c) for c in variant.colours)
+    if t in ("none", ""):
+        return ()
+    out = []
+    for part in re.split(r"[,\s]+", t):
+        if part not in _COLOUR_WORDS:
+            raise click.BadParameter(f"unknown colour {part!r}; use blue, yellow, red, green (or 1-4), all, none")
+        c = _COLOUR_WORDS[part]
+        if c not in [int(x) for x in variant.colours]:
+            raise click.BadParameter(f"{Colour(c).name.lower()} takes no part in this variant")
+        out.append(c)
+    return tuple(sorted(set(out)))
+
+
+def colour_name(c: int) -> str:
+    return Colour(int(c)).name.lower()
+
+
+def read_game(path: str) -> Game:
+    return Game.from_blksgf(pathlib.Path(path))
+
+
+def write_blksgf(game: Game, path: str) -> None:
+    game.to_blksgf(path)
+
+
+def game_at(game: Game, move_number: Optional[int]) -> Game:
+    """The game cut back to its first ``move_number`` placements (None: all of them)."""
+    if move_number is None:
+        return game
+    n = len(game.history)
+    if not 0 <= move_number <= n:
+        raise click.BadParameter(f"--move {move_number}: the record has moves 0..{n}")
+    g = game.copy()
+    while len(g.history) > move_number:
+        g.undo()
+    return g
+
+
+def write_picture(svg: str, path: str) -> None:
+    if path.lower().endswith(".png"):
+        render.write_png(svg, path)
+    else:
+        render.write_svg(svg, path)
+
+
+def progress(**kw):
+    from tqdm import tqdm
+
+    kw.setdefault("file", sys.stderr)
+    kw.setdefault("leave", False)
+    kw.setdefault("dynamic_ncols", True)
+    kw.setdefault("disable", None)  # tqdm's own rule: off when stderr is not a terminal
+    return tqdm(**kw)
+
+
+def scores_lines(game: Game) -> List[str]:
+    lines = []
+    for c in game.variant.colours:
+        lines.append(f"  {colour_name(c):6s} {game.score(c):+4d}   pieces left: {len(game.pieces_left(c))}")
+    if len(game.variant.players) > 1:
+        ps = game.player_scores()
+        names = [player_name(game.variant, i) for i in range(len(ps))]
+        lines.append("  players: " + ", ".join(f"{n} {s:+d}" for n, s in zip(names, ps)))
+    return lines
+
+
+def player_name(variant: Variant, i: int) -> str:
+    return "+".join(colour_name(c) for c in variant.players[i])
+
+
+
+# -- engines: the search, and two simple built-in ones ----------------------------------------
+def _option_value(text: str) -> Any:
+    t = text.strip()
+    if t.lower() in ("true", "yes", "on"):
+        return True
+    if t.lower() in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(t)
+        except ValueError:
+            pass
+    return t
+
+
+class Engine:
+    """Chooses moves for whichever colour is to move. Built from a spec string:
+    ``random``, ``greedy`` (largest piece first, random among those), or ``search`` with
+    options, e.g. ``search:level=3`` or just ``level=3`` / ``simulations=500,threads=1``.
+    Other ``key=value`` options go to the search as they are (its knobs, e.g.
+    ``use_priors=false`` or ``playout=uniform``), so matches can compare its settings."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec.strip()
+        kind, _, opts = self.spec.partition(":")
+        if "=" in kind:  # bare options mean the search
+            kind, opts = "search", self.spec
+        self.kind = kind.lower()
+        if self.kind not in ("random", "greedy", "search"):
+            raise click.BadParameter(f"unknown engine {spec!r}; use random, greedy or search[:level=N,...]")
+        self.options: Dict[str, Any] = {}
+        for item in filter(None, (o.strip() for o in opts.split(","))):
+            key, eq, value = item.partition("=")
+            key = {"sims": "simulations", "t": "time", "strength": "level"}.get(key.strip(), key.strip())
+            if not eq or not re.fullmatch(r"[a-z_]+", key):
+                raise click.BadParameter(f"engine option {item!r}: write key=value, e.g. level=3, simulations=500, time=0.5")
+            v = _option_value(value)
+            if key in ("level", "simulations", "threads", "time") and (
+                    isinstance(v, bool) or not isinstance(v, (int, float)) or (key != "time" and not isinstance(v, int))):
+                raise click.BadParameter(f"engine option {item!r}: {value!r} is not {'a number' if key == 'time' else 'an integer'}")
+            self.options[key] = v
+        if self.options and self.kind != "search":
+            raise click.BadParameter(f"engine {spec!r}: only the search takes options")
+        if self.kind == "search":
+            self.options.setdefault("threads", 1)
+
+    def __str__(self) -> str:
+        return self.spec
+
+    def probe(self, game: Game) -> None:
+        """One simulation with this engine's options, so that options the search rejects fail
+        at once (with its message) rather than in a worker process."""
+        if self.kind == "search":
+            search.best_move(game, seed=0, **{**self.options, "simulations": 1, "time": None, "level": None})
+
+    def choose(self, game: Game, rng: random.Random) -> Move:
+        ids = game.legal_moves.ids
+        if ids.size == 0:
+            raise TrigonError("no legal move")
+        side = game.variant.side
+        if self.kind == "random":
+            return Move(int(ids[rng.randrange(ids.size)]), side)
+        if self.kind == "greedy":
+            return greedy_move(game, rng)
+        return search.best_move(game, seed=rng.randrange(2**31), **self.options)
+
+
+def greedy_move(game: Game, rng: random.Random) -> Move:
+    """Largest piece first: a random legal move among those of the largest piece size."""
+    ids = game.legal_moves.ids
+    pieces = board(game.variant.side).placement_piece_array()[ids]
+    sizes = [PIECE_SIZES[int(p)] for p in pieces]
+    top = max(sizes)
+    choices = [int(i) for i, s in zip(ids, sizes) if s == top]
+    return Move(choices[rng.randrange(len(choices))], game.variant.side)
+
+

@@ -1,0 +1,125 @@
+"""``trigon solve`` and ``trigon pattern``: the solo puzzle and pattern puzzles."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+
+from .. import render, solver
+from ..move import PIECE_NAMES, PIECE_SIZES
+from ..pattern import PatternPuzzle
+from ..variants import Variant
+from .common import parse_colours, progress, scores_lines, write_blksgf, write_picture
+from .group import main
+
+
+@main.command("solve", short_help="Solve the solo puzzle (all 88 pieces).")
+@click.option("--colours", "--colors", "colours", default="all", show_default=True,
+              help="Colours to place, e.g. blue,red (all: four on the big board, three on --side 8).")
+@click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side (8: the three-player board).")
+@click.option("--alternate", is_flag=True, help="Alternate rule.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True, help="Seconds to search.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Solver threads.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Save the solution as a .blksgf record.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the solution (SVG, or PNG by suffix).")
+@click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
+def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path, palette):
+    """Solve the solo puzzle: place every piece of every colour, single triangle last.
+
+    \b
+    Examples:
+      trigon solve --time-limit 30 --svg solved.svg --out solved.blksgf
+      trigon solve --side 8 --alternate --seed 7
+    """
+    side_n = int(side)
+    v = Variant.solo(side=side_n, alternate_rule=alternate)
+    cols = None if colours.strip().lower() == "all" else list(parse_colours(colours, v))
+    if cols is not None and not cols:
+        raise click.BadParameter("no colours to place")
+    started = time.monotonic()
+    done = threading.Event()
+
+    def tick(bar) -> None:
+        while not done.wait(0.2):
+            bar.n = min(time_limit, round(time.monotonic() - started, 1))
+            bar.refresh()
+
+    with progress(total=time_limit, unit="s", desc="solving",
+                  bar_format="{desc}: {bar} {n:.1f}/{total:.0f} s{postfix}") as bar:
+        def report(stats: solver.SolveStats) -> bool:  # the solver's progress callback
+            bar.set_postfix_str(f"best {stats.best_placed}/{stats.target} triangles", refresh=False)
+            return True
+
+        # The solver runs here (Ctrl-C reaches it); a helper thread moves the time bar.
+        ticker = threading.Thread(target=tick, args=(bar,), daemon=True)
+        ticker.start()
+        try:
+            solution = solver.solve_solo(Variant.solo(colours=cols, side=side_n, alternate_rule=alternate), seed=seed,
+                                         time_limit=time_limit, threads=threads, callback=report)
+        finally:
+            done.set()
+            ticker.join()
+    game = solution.game
+    total = sum(game.scores().values())
+    click.echo(str(game))
+    click.echo(f"{'complete' if solution.complete else 'not complete'}: score {total:+d} "
+               f"in {time.monotonic() - started:.1f} s")
+    for line in scores_lines(game):
+        click.echo(line)
+    if out:
+        write_blksgf(game, out)
+        click.echo(f"wrote {out}")
+    if svg_path:
+        write_picture(render.solution_svg(solution, palette=palette), svg_path)
+        click.echo(f"wrote {svg_path}")
+
+
+
+@main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
+@click.argument("picture", type=click.File("r"))
+@click.option("--pieces", default=None,
+              help="Comma-separated piece names, repeats allowed (default: one colour's 22 pieces).")
+@click.option("--count", "count_all", is_flag=True, help="Count every solution (exact unless the time limit ends it).")
+@click.option("--unique", is_flag=True, help="Count one solution per symmetry class of the region.")
+@click.option("--show", type=click.IntRange(min=0), default=1, show_default=True, help="Solutions to draw.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=60.0, show_default=True, help="Seconds to search.")
+@click.option("--threads", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Threads (when counting without drawing).")
+@click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side.")
+def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, side):
+    """Cover the cells of a text PICTURE (a file, or - for standard input) exactly with pieces.
+
+    The picture has one character per triangle, x # * o @ filled, rows top to bottom, as
+    trigon_fast.parse_region reads it. Each solution is drawn with a letter per piece.
+
+    \b
+    Examples:
+      printf '  xxxxx\\n xxxxxxx\\n xxxxxxx\\n  xxxxx\\n' | trigon pattern - --pieces V,P6,F,A6 --count
+      trigon pattern shape.txt --count --unique --show 0
+    """
+    names = None if pieces is None else [p.strip() for p in pieces.split(",") if p.strip()]
+    puzzle = PatternPuzzle(picture.read(), pieces=names, side=int(side))
+    counting = count_all or unique
+    r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
+                     time_limit=time_limit, threads=threads if counting and show == 0 else 1)
+    area = sum(PIECE_SIZES[PIECE_NAMES.index(n)] * k for n, k in puzzle.pieces.items())
+    listed = " ".join(n if k == 1 else f"{n}x{k}" for n, k in puzzle.pieces.items())
+    click.echo(f"region: {len(puzzle.region)} cells; pieces: {listed} ({area} triangles)")
+    if r.impossible:
+        click.echo(f"no solution: {r.impossible}")
+        return
+    for k in range(min(show, len(r.solutions))):
+        click.echo(r.diagram(k))
+        click.echo("")
+    if counting:
+        what = "symmetry classes" if unique else "solutions"
+        exact = "exact" if r.exhausted else ("interrupted" if r.interrupted else "time limit reached, at least")
+        click.echo(f"{what}: {r.count:,} ({exact})")
+    elif not r.solutions:
+        click.echo("no solution" if r.exhausted else "no solution found within the time limit")
+    click.echo(f"{r.nodes:,} nodes, {r.seconds:.3f} s")
+
+
