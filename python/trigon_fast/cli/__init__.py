@@ -5,6 +5,7 @@ bars that turn themselves off when stderr is not a terminal).
 """
 
 from .group import main
-from . import analyse_cmd, bench_cmd, match_cmd, play_cmd, render_cmd, solve_cmd  # noqa: F401,E402 (each adds its subcommands)
+# Each command module adds its subcommands to the group.
+from . import analyse_cmd, bench_cmd, match_cmd, play_cmd, render_cmd, solve_cmd  # noqa: F401,E402
 
 __all__ = ["main"]

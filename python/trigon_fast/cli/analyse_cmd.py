@@ -42,7 +42,6 @@ def _final_value(game: Game, colour: int) -> float:
     return 1.0 / len(winners) if p in winners else 0.0
 
 
-
 @main.command("analyse", short_help="Best moves, values and mistakes of a game or position.")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=int, help="Analyse only the position after this many moves.")
@@ -197,5 +196,3 @@ def value_plot_svg(rows: Sequence[Dict[str, Any]], variant: Variant, palette: st
                            f'r="4.5" fill="{fills[int(c)]}" stroke="#000" stroke-width="1.5"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-

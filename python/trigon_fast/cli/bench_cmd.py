@@ -51,5 +51,3 @@ def bench_cmd(games, simulations, as_json):
         return
     for name, value, unit in rows:
         click.echo(f"{name:28s} {value:14,.3f} {unit}" if value < 100 else f"{name:28s} {value:14,.0f} {unit}")
-
-

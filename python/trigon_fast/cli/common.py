@@ -106,7 +106,6 @@ def player_name(variant: Variant, i: int) -> str:
     return "+".join(colour_name(c) for c in variant.players[i])
 
 
-
 # -- engines: the search, and two simple built-in ones ----------------------------------------
 def _option_value(text: str) -> Any:
     t = text.strip()
@@ -182,5 +181,3 @@ def greedy_move(game: Game, rng: random.Random) -> Move:
     top = max(sizes)
     choices = [int(i) for i, s in zip(ids, sizes) if s == top]
     return Move(choices[rng.randrange(len(choices))], game.variant.side)
-
-

@@ -52,7 +52,6 @@ def one_line(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
-
 @click.group(cls=_TrigonGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trigon_fast", prog_name="trigon")
 def main() -> None:
@@ -68,5 +67,3 @@ def main() -> None:
       trigon match --engine greedy --engine random --games 20
       trigon bench
     """
-
-

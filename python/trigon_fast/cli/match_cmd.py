@@ -109,5 +109,3 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
     for r in table:
         click.echo(f"{r['engine']:{width}s}  {r['games']:5d}  {r['wins']:5.1f}  {100 * r['win_rate']:7.1f}%  "
                    f"{100 * r['ci95'][0]:5.1f}-{100 * r['ci95'][1]:5.1f}%  {r['avg_score']:9.2f}")
-
-

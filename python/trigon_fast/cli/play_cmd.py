@@ -12,9 +12,9 @@ from .. import render
 from ..errors import TrigonError
 from ..game import Game
 from ..move import PIECE_NAMES, Move, _anchor_table, board, piece_index
-from .common import Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines, write_blksgf, write_picture
+from .common import (Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines, write_blksgf,
+                     write_picture)
 from .group import main, one_line
-
 
 _PLAY_HELP = """\
 Type a move as its cells in Pentobi notation (q15,r15,p16,q16,o17,p17) or as
@@ -37,7 +37,7 @@ Commands:
 @click.option("--pentobi-starts", is_flag=True, help="Free start cells, as Pentobi plays the two- and three-player games.")
 @click.option("--engine", "engine_colours", default=None,
               help="Colours the engine plays, e.g. yellow,green or 2,4 (all / none). Default: every colour but the first player's.")
-@click.option("--opponent", default=None, help="Engine spec: greedy, random, or search:level=N,... (default: the search at --level, else greedy).")
+@click.option("--opponent", default=None, help="Engine spec: greedy, random, or search:level=N,... (default: the search at --level).")
 @click.option("--level", type=click.IntRange(1, 9), default=3, show_default=True, help="Search strength 1 (weak) .. 9.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the game as a .blksgf record when it ends.")
@@ -183,7 +183,6 @@ def _parse_typed_move(line: str, side: int) -> Move:
     return Move.from_str(line.replace(" ", ""), side)
 
 
-
 def _describe(move: Move) -> str:
     """Piece, orientation and reference cell (what ``Move.from_piece`` reads), then cells."""
     return f"{move.piece} {move.orientation} {_anchor_of(move)}  ({move})"
@@ -195,5 +194,3 @@ def _anchor_of(move: Move) -> str:
         if pid == move.id:
             return board(move.side).cell_name(cell)
     return "?"  # not reached: every placement has an anchor
-
-

@@ -40,5 +40,3 @@ def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, mo
     if pieces_path:
         write_picture(render.pieces_left_svg(game, palette=palette), pieces_path)
         click.echo(f"wrote {pieces_path}")
-
-

@@ -77,7 +77,6 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
         click.echo(f"wrote {svg_path}")
 
 
-
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
 @click.argument("picture", type=click.File("r"))
 @click.option("--pieces", default=None,
@@ -121,5 +120,3 @@ def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, s
     elif not r.solutions:
         click.echo("no solution" if r.exhausted else "no solution found within the time limit")
     click.echo(f"{r.nodes:,} nodes, {r.seconds:.3f} s")
-
-
