@@ -201,6 +201,21 @@ def test_from_a_given_game():
     assert len(base.history) == 30  # the caller's game is not changed
 
 
+@pytest.mark.parametrize("left", [12, 4])
+def test_from_a_solution_taken_back_completes(left):
+    # From a position the solver also cuts branches where a colour's pieces no longer fit its
+    # reach (on every other restart; reach.h, whose soundness the exhaustive search's tests
+    # check): from a solution taken back, so that a complete layout exists, it still finishes.
+    for seed in range(4):
+        sol = tf.solve_solo(seed=seed, time_limit=30)
+        base = tf.Game(tf.Variant.SOLO)
+        for _, m in sol.moves[:88 - 4 * left]:
+            base.play(m)
+        again = tf.solve_solo(game=base, seed=seed + 1, time_limit=30)
+        assert again.complete, (left, seed)
+        assert_valid(again, tf.Variant.SOLO, base)
+
+
 def _impossible_variant_and_starts():
     # Three-player start rule: once blue takes ring cell 0, yellow may only take ring cells 2 or 4.
     board = tf.board(8)

@@ -11,15 +11,11 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     for (int c = 0; c < kNumColours; ++c)
         if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
     const int n = geo_.num_cells();
-    touch_mask_.resize(n);
+    touch_mask_ = touch_masks(geo_);
     edge_nb_.assign(n, {kNoCell, kNoCell, kNoCell});
     for (int c = 0; c < n; ++c) {
         int k = 0;
-        for (int x : geo_.edge_neighbours(c)) {
-            touch_mask_[c].set(x);
-            edge_nb_[c][k++] = static_cast<std::uint16_t>(x);
-        }
-        for (int x : geo_.vertex_neighbours(c)) touch_mask_[c].set(x);
+        for (int x : geo_.edge_neighbours(c)) edge_nb_[c][k++] = static_cast<std::uint16_t>(x);
     }
     for (int p = 0; p < kNumPieces; ++p) {
         size_[p] = trigon_pieces()[p].size;
@@ -60,18 +56,6 @@ void ExactSearch::restart(const SplitTask& task) {
     base_path_ = task.path;
 }
 
-Bitboard ExactSearch::reach_of(const Position& P, int c, const Bitboard& fr, int area) {
-    Bitboard reach = P.seed_cells(c) & fr;
-    Bitboard ring = reach;  // the cells one step further than the ring before
-    for (int step = 1; step < area && ring.any(); ++step) {
-        Bitboard next;
-        ring.for_each([&](int x) { next |= touch_mask_[x]; });
-        ring = (next & fr) - reach;
-        reach |= ring;
-    }
-    return reach;
-}
-
 Bitboard ExactSearch::take_part(Bitboard& left, int& n) {
     Bitboard part;
     int stack[kMaxCells], top = 0;
@@ -102,16 +86,6 @@ void ExactSearch::drop_small_parts(Bitboard& reach, int smallest) {
     }
 }
 
-std::uint16_t ExactSearch::fit_inside(const Bitboard& reach, int p) const {
-    for (int k = 0; k < static_cast<int>(std::size(reach.w)); ++k)
-        for (std::uint64_t bits = reach.w[k]; bits; bits &= bits - 1) {
-            const auto [first, last] = t_.anchored(k * 64 + std::countr_zero(bits), p);
-            for (int id = first; id < last; ++id)
-                if ((t_.cells_mask(id) - reach).none()) return static_cast<std::uint16_t>(id);
-        }
-    return kNone;
-}
-
 bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only) {
     Bitboard all_reach;
     int total = 0;
@@ -139,7 +113,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         }
         const Bitboard fr = geo_.all_cells() - P.forbidden(c) - excl_[d][c];
         Bitboard& reach = reaches[c];
-        reach = reach_of(P, c, fr, area);
+        reach = reach_of(P, c, fr, area, touch_mask_);
         int smallest = kMaxPieceSize;
         for (std::uint32_t l = left; l; l &= l - 1) smallest = std::min(smallest, size_[std::countr_zero(l)]);
         drop_small_parts(reach, smallest);
@@ -152,7 +126,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         for (std::uint32_t l = left; l; l &= l - 1) {
             const int p = std::countr_zero(l);
             std::uint16_t& w = wit[c][p];
-            if (w == kNone || (t_.cells_mask(w) - reach).any()) w = fit_inside(reach, p);
+            if (w == kNone || (t_.cells_mask(w) - reach).any()) w = fit_inside(t_, reach, p);
             if (w == kNone) {
                 if (mode_ == Mode::AllPlaced) return false;
             } else {

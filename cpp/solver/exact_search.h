@@ -18,11 +18,12 @@
 
 #include "core/position.h"
 #include "solver/exact.h"
+#include "solver/reach.h"
 
 namespace trigon::solver::exact_detail {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::uint16_t kNone = 0xFFFF;
+constexpr std::uint16_t kNone = kNoFit;  // no placement (a witness not yet found)
 constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
@@ -251,11 +252,6 @@ private:
         return a;
     }
 
-    // Cells colour c could ever cover: free cells joined to its attach points (or free start
-    // cells) through chains of touching free cells, at most area - 1 steps long: the colour's
-    // new cells form such a chain from a seed it covers to any cell it covers.
-    Bitboard reach_of(const Position& P, int c, const Bitboard& fr, int area);
-
     // The edge-connected part of `left` holding its lowest cell, taken out of `left`; n gets its
     // size. (A depth-first walk over the three edge neighbours: each cell is looked at once.)
     Bitboard take_part(Bitboard& left, int& n);
@@ -263,10 +259,6 @@ private:
     // Removes from `reach` its edge-connected parts smaller than `smallest` cells: a piece lies
     // in one such part, so the colour can cover none of their cells.
     void drop_small_parts(Bitboard& reach, int smallest);
-
-    // A placement of piece p inside `reach`, or kNone: only those whose lowest cell is in reach
-    // are looked at (reach is a small part of the board in endgames).
-    std::uint16_t fit_inside(const Bitboard& reach, int p) const;
 
     // Sound bounds: every piece left must still fit inside its colour's reach, and the areas must
     // fit. Returns false to prune; `fit_area` gets, per colour, the area of the pieces that fit

@@ -1,6 +1,7 @@
 // Solo puzzle solver ("Eighty-Eight"): place every piece of every colour in play, the single
 // triangle last, as a legal game. Randomised depth-first search over piece placements with a
-// wasted-cell bound, restarted with fresh seeds; worker threads race and stop at the first success.
+// wasted-cell bound and a check that every colour's pieces still fit where it can go (reach.h),
+// restarted with fresh seeds; worker threads race and stop at the first success.
 #pragma once
 
 #include <array>
