@@ -23,13 +23,8 @@ def _top_moves(a: search.Analysis, n: int = 10) -> List[Dict[str, Any]]:
             for m in a.moves[:n]]
 
 
-def _json_num(v: Any) -> Any:
-    if v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
+def _json_num(v: float) -> Optional[float]:
+    f = float(v)
     if math.isnan(f) or math.isinf(f):
         return None  # colours not in the game carry NaN; JSON has no NaN
     return round(f, 4)

@@ -57,10 +57,6 @@ def read_game(path: str) -> Game:
     return Game.from_blksgf(pathlib.Path(path))
 
 
-def write_blksgf(game: Game, path: str) -> None:
-    game.to_blksgf(path)
-
-
 def game_at(game: Game, move_number: Optional[int]) -> Game:
     """The game cut back to its first ``move_number`` placements (None: all of them)."""
     if move_number is None:

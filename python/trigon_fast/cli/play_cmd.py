@@ -12,7 +12,7 @@ from .. import render
 from ..errors import TrigonError
 from ..game import Game
 from ..move import PIECE_NAMES, Move, _anchor_table, board, piece_index
-from .common import (Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines, write_blksgf,
+from .common import (Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines,
                      write_picture)
 from .group import main, one_line
 
@@ -93,7 +93,7 @@ def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level
         for line in scores_lines(game):
             click.echo(line)
     if save_path:
-        write_blksgf(game, save_path)
+        game.to_blksgf(save_path)
         click.echo(f"saved {save_path}")
 
 
@@ -153,7 +153,7 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
             click.echo("usage: save FILE.blksgf")
             return True
         try:
-            write_blksgf(game, rest)
+            game.to_blksgf(rest)
             click.echo(f"saved {rest}")
         except OSError as e:
             click.echo(f"error: {one_line(e)}")

@@ -11,7 +11,7 @@ from .. import render, solver
 from ..move import PIECE_NAMES, PIECE_SIZES
 from ..pattern import PatternPuzzle
 from ..variants import Variant
-from .common import parse_colours, progress, scores_lines, write_blksgf, write_picture
+from .common import parse_colours, progress, scores_lines, write_picture
 from .group import main
 
 
@@ -70,7 +70,7 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
     for line in scores_lines(game):
         click.echo(line)
     if out:
-        write_blksgf(game, out)
+        game.to_blksgf(out)
         click.echo(f"wrote {out}")
     if svg_path:
         write_picture(render.solution_svg(solution, palette=palette), svg_path)
