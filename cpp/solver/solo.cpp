@@ -87,9 +87,11 @@ public:
         for (int c = 0; c < kNumColours; ++c)
             if (active_ >> c & 1) start_area_ += area_of(sh.start.pieces_left(c));
         area_fits_ = start_area_ <= (geo_.all_cells() - sh.start.occupied_all()).count();
-        touch_ = touch_masks(geo_);
-        for (auto& w : fit_) w.fill(kNoFit);
-        check_fit_ = area_fits_ && sh.start.occupied_all().any() && pieces_fit(sh.start);
+        if (area_fits_ && sh.start.occupied_all().any()) {  // (pieces_fit's tables: only from a position)
+            touch_ = touch_masks(geo_);
+            for (auto& w : fit_) w.fill(kNoFit);
+            check_fit_ = pieces_fit(sh.start);
+        }
     }
 
     void run() {
