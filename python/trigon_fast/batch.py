@@ -29,7 +29,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 import numpy as np
 
-from . import _core
+from . import _args, _core
 from .errors import TrigonError
 from .game import Game
 from .move import Move
@@ -109,8 +109,10 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    if games < 0:
-        raise BatchError("games must be >= 0")
+    games = _args.integer("games", games, 0, 2**62 - 1, BatchError)
+    seed = _args.seed(seed, BatchError)
+    threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
+    level = _args.integer("level", level, 1, 9, BatchError)
     if start is not None:
         variant = start.variant
     pos = start.position if start is not None else Game(variant).position
@@ -118,9 +120,8 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     for p, cs in enumerate(variant.players):
         for c in cs:
             sides[int(c)] = p
-    d = _core.play_games(pos, int(games), int(seed) & (2**64 - 1), policy, int(threads), bool(observations),
-                         int(level), sides)
-    return GameBatch(variant, int(seed), policy, d["moves"], d["colours"], d["lengths"], d["scores"],
+    d = _core.play_games(pos, games, seed, policy, threads, bool(observations), level, sides)
+    return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
                      d.get("planes"), d.get("pieces"), start.copy() if start is not None else None)
 
 
@@ -295,8 +296,11 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    if games < 0 or games_per_task < 1:
-        raise BatchError("games must be >= 0 and games_per_task >= 1")
+    games = _args.integer("games", games, 0, 2**62 - 1, BatchError)
+    games_per_task = _args.integer("games_per_task", games_per_task, 1, 2**62 - 1, BatchError)
+    threads_per_task = _args.integer("threads_per_task", threads_per_task, 0, 1024, BatchError)
+    seed = _args.seed(seed, BatchError)
+    level = _args.integer("level", level, 1, 9, BatchError)
     if blksgf_dir is not None:
         if not _records_available():
             raise BatchError("blksgf output needs trigon_fast.records, which this installation lacks")
@@ -305,7 +309,7 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     for tid, first in enumerate(range(0, games, games_per_task)):
         count = min(games_per_task, games - first)
         tasks.append((tid, _self_play_task,
-                      (variant, first, count, int(seed), policy, level, threads_per_task, blksgf_dir is not None), count))
+                      (variant, first, count, seed, policy, level, threads_per_task, blksgf_dir is not None), count))
 
     def on_result(tid, value):
         lines, sgf = value
@@ -412,7 +416,8 @@ def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant:
     if not _solver_available():
         raise BatchError("solve_seeds needs trigon_fast.solver, which this installation lacks")
     v = variant if variant is not None else Variant.SOLO
-    tasks = [(tid, _solve_task, (v, int(s), float(time_limit), dict(solver_options)), 1)
+    time_limit = _args.seconds("time_limit", time_limit, BatchError)
+    tasks = [(tid, _solve_task, (v, _args.seed(s, BatchError), time_limit, dict(solver_options)), 1)
              for tid, s in enumerate(seeds)]
     return _run(tasks, path, executor, progress, "solver seeds", resume)
 

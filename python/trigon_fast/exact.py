@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 import numpy as np
 
-from . import _core
+from . import _args, _core
 from .game import Game
 from .move import Move
 from .solver import SolverError, _check_seconds
@@ -52,13 +51,7 @@ class MaxPlaceResult:
 
 
 def _check_nodes(node_limit) -> int:
-    try:
-        n = operator.index(node_limit)
-    except TypeError:
-        raise SolverError(f"node_limit must be an integer (0: none), not {node_limit!r}") from None
-    if isinstance(node_limit, bool) or not 0 <= n < 2**62:
-        raise SolverError(f"node_limit must be 0 (none) or a positive number of nodes, not {node_limit!r}")
-    return n
+    return _args.integer("node_limit", node_limit, 0, 2**62 - 1, SolverError)  # 0: no limit
 
 
 def _colour_of(c) -> int:
@@ -136,8 +129,7 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     _check_seconds(time_limit)
-    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
-        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
+    threads = _args.integer("threads", threads, 1, 64, SolverError)
     nodes = _check_nodes(node_limit)
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
                             node_limit=nodes, heuristic=bool(heuristic), threads=threads)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _core
 from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
-from .move import PIECE_NAMES, PIECE_SIZES, Move, board
+from .move import PIECE_NAMES, Move, board
 from .variants import Colour, Variant
 
 __all__ = ["Game", "LegalMoves", "MoveLike"]

@@ -19,10 +19,10 @@ import operator
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Mapping, Optional, Tuple, Union
 
-from . import _core
-from .move import PIECE_NAMES, PIECE_SIZES, Move, board, piece_index
+from . import _args, _core
+from .move import PIECE_NAMES, Move, board, piece_index
 from .solver import SolverError, _check_seconds
 
 __all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
@@ -88,7 +88,9 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
     filled, anything else empty), rows top to bottom; the picture is centred on the board, and
     its top-left character is a triangle pointing up when the picture's width and position allow
     (picture x + y even = up)."""
-    b = board(side)
+    if not isinstance(picture, str):
+        raise SolverError(f"a region picture must be a str, not {type(picture).__name__}")
+    b = board(_check_side(side))
     rows = [r.rstrip() for r in picture.strip("\n").splitlines()]
     pts = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in _FILLED]
     if not pts:
@@ -172,12 +174,19 @@ def _counts_of(pieces) -> List[int]:
     return counts
 
 
-def _check_solve_options(time_limit, method, threads) -> None:
+def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
+    """Checks the search options; returns ``max_solutions`` as an int."""
     _check_seconds(time_limit)
     if method not in ("auto", "frontier", "mrv"):
         raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
-    if not isinstance(threads, int) or not 1 <= threads <= 64:
-        raise SolverError(f"threads must be an integer 1..64, not {threads!r}")
+    _args.integer("threads", threads, 1, 64, SolverError)
+    return _args.integer("max_solutions", max_solutions, 0, 2**62 - 1, SolverError)
+
+
+def _check_side(side) -> int:
+    if isinstance(side, bool) or side not in (8, 9):
+        raise SolverError(f"board side must be 9 or 8, not {side!r}")
+    return int(side)
 
 
 def _result(out: dict, cells: List[int], side: int) -> PatternResult:
@@ -202,8 +211,7 @@ class PatternPuzzle:
     __slots__ = ("_prepared", "_cells", "_counts", "side")
 
     def __init__(self, region: Union[str, Iterable[Union[int, str]]], pieces=None, *, side: int = 9):
-        if side not in (8, 9):
-            raise SolverError("board side must be 9 or 8")
+        side = _check_side(side)
         self.side = side
         self._cells = _region_cells(region, side)
         self._counts = _piece_counts(pieces)
@@ -235,9 +243,9 @@ class PatternPuzzle:
               time_limit: float = 60.0, threads: int = 1, method: str = "auto") -> PatternResult:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
-        _check_solve_options(time_limit, method, threads)
+        max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
         out = self._prepared.solve(all_solutions=bool(all_solutions), unique=bool(unique),
-                                   max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
+                                   max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                    threads=threads)
         return _result(out, self._cells, self.side)
 
@@ -265,14 +273,13 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
 
     A puzzle solved more than once is better prepared once as a :class:`PatternPuzzle`.
     """
-    if side not in (8, 9):
-        raise SolverError("board side must be 9 or 8")
+    side = _check_side(side)
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
-    _check_solve_options(time_limit, method, threads)
+    max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
     try:
         out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
-                                  max_stored=int(max_solutions), time_limit=float(time_limit), method=method,
+                                  max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                   threads=threads)
     except ValueError as e:  # what the checks above let through and the core refuses
         raise SolverError(str(e)) from None

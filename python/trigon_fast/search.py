@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _core
+from . import _args, _core
 from .errors import GameOverError
 from .move import Move
 from .variants import Colour
@@ -164,19 +164,43 @@ class Engine:
     ``max_nodes`` is the node budget of the tree (default 2**23 nodes of 24 bytes: at most
     192 MiB); once it is spent the tree stops growing and the search goes on."""
 
-    _KNOBS = ("exploration", "prior_weight", "use_priors", "attach_prior", "block_prior", "score_weight",
-              "expand_threshold", "max_nodes", "reuse_tree", "playout_large_bias",
-              "playout_give_up")
+    # Each knob: bool, or (int or float, least, most): checked before it reaches the core.
+    _KNOBS: Dict[str, Any] = {
+        "exploration": (float, 0.0, 100.0),
+        "prior_weight": (float, 0.0, 1e6),
+        "use_priors": bool,
+        "attach_prior": (float, -10.0, 10.0),
+        "block_prior": (float, -10.0, 10.0),
+        "score_weight": (float, 0.0, 1.0),
+        "expand_threshold": (int, 0, 1_000_000),
+        "max_nodes": (int, 1, 2**32 - 1),  # node indices are 32-bit
+        "reuse_tree": bool,
+        "playout_large_bias": (float, 0.0, 1.0),
+        "playout_give_up": (int, 0, 1_000_000),
+    }
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
                  seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
         unknown = set(knobs) - set(self._KNOBS)
         if unknown:
             raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}")
+        self._knobs = {k: self._check_knob(k, v) for k, v in knobs.items()}
         self._defaults = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
         self._playout = playout
-        self._knobs = knobs
+        self._params(time, simulations, threads, seed, level, None, None)  # bad defaults fail here, not later
         self._searcher = _core.Searcher()
+
+    @classmethod
+    def _check_knob(cls, name: str, value: Any) -> Any:
+        spec = cls._KNOBS[name]
+        if spec is bool:
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, not {value!r}")
+            return bool(value)
+        kind, lo, hi = spec
+        if kind is int:
+            return _args.integer(name, value, lo, hi)
+        return _args.real(name, value, lo, hi)
 
     def stop(self) -> None:
         """Ends a running search soon (from another thread); it returns its best move so far."""
@@ -192,34 +216,28 @@ class Engine:
 
     def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations):
         p = _core.SearchParams()
+        if simulations is not None:
+            simulations = _args.integer("simulations", simulations, 1, 2**62 - 1)
         if level is not None:
             sims = level_simulations(level)
-            simulations = sims if simulations is None else min(int(simulations), sims)
+            simulations = sims if simulations is None else min(simulations, sims)
         if time is None and simulations is None:
             simulations = level_simulations(5)
         if simulations is not None:
-            if int(simulations) < 1:
-                raise ValueError(f"simulations must be >= 1, not {simulations!r}")
-            p.max_simulations = int(simulations)
+            p.max_simulations = simulations
         if time is not None:
-            if not float(time) > 0:
-                raise ValueError(f"time must be > 0 seconds, not {time!r}")
-            p.max_seconds = float(time)
-        if not isinstance(threads, (int, np.integer)) or not 1 <= int(threads) <= 256:
-            raise ValueError(f"threads must be 1..256, not {threads!r}")
-        p.threads = int(threads)
-        if int(seed) < 0:
-            raise ValueError("seed must be >= 0")
-        p.seed = int(seed)
+            p.max_seconds = _args.seconds("time", time)
+        p.threads = _args.integer("threads", threads, 1, 256)
+        p.seed = _args.seed(seed)
         if self._playout not in ("sampled", "uniform"):
             raise ValueError("playout must be 'sampled' or 'uniform'")
         p.playout = _core.PlayoutKind.SAMPLED if self._playout == "sampled" else _core.PlayoutKind.UNIFORM
         for k, v in self._knobs.items():
             setattr(p, k, v)
         if progress_every is not None:
-            p.progress_every_seconds = float(progress_every)
+            p.progress_every_seconds = _args.seconds("callback_every", progress_every)
         if progress_simulations is not None:
-            p.progress_every_simulations = int(progress_simulations)
+            p.progress_every_simulations = _args.integer("callback_simulations", progress_simulations, 1, 2**62 - 1)
         return p
 
     def analyse(self, game, time: Optional[float] = None, simulations: Optional[int] = None,

@@ -8,12 +8,10 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _core
+from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
 from .move import Move
@@ -29,11 +27,7 @@ class SolverError(TrigonError):
 
 
 def _check_seconds(time_limit) -> None:
-    """A time limit must be a finite positive number (NaN compares false with everything: a
-    search given it would never see its time run out)."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or not math.isfinite(time_limit) \
-            or time_limit <= 0:
-        raise SolverError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    _args.seconds("time_limit", time_limit, SolverError)
 
 
 @dataclass(frozen=True)
@@ -192,12 +186,10 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         variant = _resolve_variant(variant, alternate_rule, colours)
         base = Game(variant)
     _check_seconds(time_limit)
-    if int(threads) < 1:
-        raise SolverError("threads must be >= 1")
-    if int(count) < 1:
-        raise SolverError("count must be >= 1")
-    if int(seed) < 0:
-        raise SolverError("seed must be >= 0")
+    threads = _args.integer("threads", threads, 1, 256, SolverError)
+    count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
+    seed = _args.seed(seed, SolverError)
+    restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, 2**62, SolverError)
     fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
 
     cb = None
@@ -205,9 +197,9 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         def cb(d):  # noqa: E306 - adapts the C++ dict to SolveStats
             return callback(_stats(d))
 
-    out = _core.solve_solo(base.position, fixed, seed=int(seed), time_limit=float(time_limit),
-                           threads=int(threads), count=int(count), triangle_last=bool(triangle_last),
-                           restart_nodes=int(restart_nodes), callback=cb)
+    out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
+                           count=count, triangle_last=bool(triangle_last), restart_nodes=restart_nodes,
+                           callback=cb)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"])
     if count == 1:

@@ -1,0 +1,57 @@
+"""Checks of the numbers the public API hands to the C++ core, shared by every module.
+
+A count or a seed must be an integer (3.7 and "5" are mistakes, not 3 and 5; True is not a
+count), within the range the core takes; seconds a finite positive number. A wrong value is
+then a ``ValueError`` (the caller's subclass) that names the argument, never pybind's
+"incompatible function arguments" ``TypeError`` or an ``OverflowError``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from typing import Type
+
+__all__ = ["integer", "seed", "seconds", "real"]
+
+SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
+
+
+def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
+    """``value`` as an int in lo..hi, else ``error`` naming ``name``."""
+    try:
+        n = operator.index(value)
+    except TypeError:
+        n = None
+    if n is None or isinstance(value, bool):
+        raise error(f"{name} must be an integer, not {value!r}")
+    if not lo <= n <= hi:
+        raise error(f"{name} must be {_span(lo, hi)}, not {value!r}")
+    return n
+
+
+def seed(value, error: Type[ValueError] = ValueError) -> int:
+    """A seed: an integer 0..2**64-1."""
+    return integer("seed", value, 0, SEED_MAX, error)
+
+
+def seconds(name: str, value, error: Type[ValueError] = ValueError) -> float:
+    """A time limit: a finite number > 0 (NaN compares false with everything: a search given
+    it would never see its time run out)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise error(f"{name} must be a positive number of seconds, not {value!r}")
+    return float(value)
+
+
+def real(name: str, value, lo: float, hi: float, error: Type[ValueError] = ValueError) -> float:
+    """A finite real number in lo..hi."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not lo <= value <= hi:
+        raise error(f"{name} must be a number in {lo:g}..{hi:g}, not {value!r}")  # NaN fails lo <= value
+    return float(value)
+
+
+def _span(lo: int, hi: int) -> str:
+    if hi >= 2**62:
+        return f">= {lo}"
+    return f"{lo}..{hi}"

@@ -1,0 +1,112 @@
+"""Numeric arguments of the public API: a wrong one is a ValueError naming it, before any work.
+
+Integers must be integers (3.7 and "5" are mistakes, not 3 and 5), within what the core takes;
+seconds finite and positive. Before this was checked in one place, such values were truncated,
+accepted as strings, or reached pybind as an "incompatible function arguments" TypeError or an
+OverflowError.
+"""
+
+import numpy as np
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import batch
+
+NOT_AN_INTEGER = [3.7, "5", None, True, float("inf"), float("nan"), b"1", [1]]
+NONE_MEANS_DEFAULT = {"simulations", "level", "callback_simulations", "time", "callback_every"}
+
+
+def _bad(name, values):
+    return [v for v in values if not (v is None and name in NONE_MEANS_DEFAULT)]
+
+
+def _endgame():
+    g = tf.random_game(seed=2)
+    while len(g.history) > 60:
+        g.pop()
+    return g
+
+
+G = _endgame()
+R = "xx\n"  # a region picture: two triangles
+
+# (name, call taking the value, values out of range)
+CASES = [
+    ("seed", lambda v: tf.random_game(seed=v), [-1, 2**64]),
+    ("games", lambda v: tf.random_games_stats(games=v), [-1, 2**70]),
+    ("seed", lambda v: tf.random_games_stats(games=1, seed=v), [-1, 2**64]),
+    ("seed", lambda v: tf.solve_solo(seed=v, time_limit=1), [-1, 2**64]),
+    ("threads", lambda v: tf.solve_solo(threads=v, time_limit=1), [0, -1, 257, 2**70]),
+    ("count", lambda v: tf.solve_solo(count=v, time_limit=1), [0, -1, 2**31]),
+    ("restart_nodes", lambda v: tf.solve_solo(restart_nodes=v, time_limit=1), [-1, 2**70]),
+    ("threads", lambda v: tf.can_place_all(G, threads=v, time_limit=0.1), [0, 65, 2**70]),
+    ("node_limit", lambda v: tf.can_place_all(G, node_limit=v, time_limit=0.1), [-1, 2**62]),
+    ("node_limit", lambda v: tf.max_placeable(G, 0, node_limit=v, time_limit=0.1), [-1, 2**62]),
+    ("max_solutions", lambda v: tf.solve_pattern(R, max_solutions=v), [-1, 2**70]),
+    ("threads", lambda v: tf.solve_pattern(R, threads=v), [0, 65]),
+    ("side", lambda v: tf.solve_pattern(R, side=v), [7, 10, 2**70]),
+    ("side", lambda v: tf.parse_region(R, side=v), [7, 10]),
+    ("simulations", lambda v: tf.best_move(G, simulations=v), [0, -1, 2**70]),
+    ("threads", lambda v: tf.Engine(threads=v), [0, 257]),
+    ("seed", lambda v: tf.Engine(seed=v), [-1, 2**64]),
+    ("level", lambda v: tf.best_move(G, level=v), [0, 10]),
+    ("callback_simulations", lambda v: tf.analyse(G, simulations=20, callback=lambda a: None,
+                                                   callback_simulations=v), [0, -1]),
+    ("max_nodes", lambda v: tf.Engine(max_nodes=v), [0, 2**32, 2**70]),
+    ("expand_threshold", lambda v: tf.Engine(expand_threshold=v), [-1, 2**31]),
+    ("playout_give_up", lambda v: tf.Engine(playout_give_up=v), [-1]),
+    ("games", lambda v: batch.play_games(games=v), [-1, 2**70]),
+    ("seed", lambda v: batch.play_games(games=1, seed=v), [-1, 2**64]),
+    ("threads", lambda v: batch.play_games(games=1, threads=v), [-1, 1025, 2**70]),
+    ("level", lambda v: batch.play_games(games=1, policy="search", level=v), [0, 10]),
+    ("games_per_task", lambda v: batch.self_play(games=1, games_per_task=v, progress=False), [0]),
+]
+
+
+@pytest.mark.parametrize("name,call,out_of_range", CASES, ids=[f"{i}-{c[0]}" for i, c in enumerate(CASES)])
+def test_a_bad_integer_is_a_value_error_naming_it(name, call, out_of_range):
+    for v in _bad(name, NOT_AN_INTEGER + out_of_range):
+        with pytest.raises(ValueError, match=name):
+            call(v)
+
+
+# (name, call taking the value)
+SECONDS = [
+    ("time_limit", lambda v: tf.solve_solo(time_limit=v)),
+    ("time_limit", lambda v: tf.can_place_all(G, time_limit=v)),
+    ("time_limit", lambda v: tf.max_placeable(G, 0, time_limit=v)),
+    ("time_limit", lambda v: tf.solve_pattern(R, time_limit=v)),
+    ("time", lambda v: tf.best_move(G, time=v)),
+    ("time", lambda v: tf.Engine(time=v)),
+    ("callback_every", lambda v: tf.analyse(G, simulations=20, callback=lambda a: None, callback_every=v)),
+    ("time_limit", lambda v: batch.solve_seeds([1], time_limit=v, progress=False)),
+]
+
+
+@pytest.mark.parametrize("name,call", SECONDS, ids=[f"{i}-{c[0]}" for i, c in enumerate(SECONDS)])
+def test_a_bad_time_is_a_value_error_naming_it(name, call):
+    for v in _bad(name, [0, -1, float("nan"), float("inf"), "1", None, True]):
+        with pytest.raises(ValueError, match=name):
+            call(v)
+
+
+@pytest.mark.parametrize("name,value", [
+    ("exploration", float("nan")), ("exploration", -0.1), ("exploration", "1"), ("prior_weight", -2),
+    ("score_weight", 1.5), ("playout_large_bias", 7), ("attach_prior", float("inf")),
+    ("use_priors", 3), ("reuse_tree", "no"), ("use_priors", None),
+])
+def test_a_bad_search_knob_is_a_value_error_naming_it(name, value):
+    with pytest.raises(ValueError, match=name):
+        tf.Engine(**{name: value})
+
+
+def test_numpy_integers_and_edge_values_are_accepted():
+    # Values a script computes with numpy, and the ends of each range, go through.
+    assert tf.random_game(seed=np.int64(3)).history == tf.random_game(seed=3).history
+    assert tf.random_game(seed=2**64 - 1).is_over
+    assert tf.solve_solo(seed=np.uint32(1), threads=np.int8(1), time_limit=30).complete
+    assert tf.solve_pattern(R, max_solutions=0, all_solutions=True, pieces=["2"]).count >= 1
+    m = tf.Engine(simulations=np.int32(30), seed=np.int64(0), max_nodes=np.int64(10_000),
+                  exploration=np.float32(0.1), use_priors=np.bool_(False)).best_move(G)
+    assert m in G.legal_moves
+    assert batch.play_games(games=np.int16(2), seed=np.uint64(2**64 - 1), threads=1).lengths.shape == (2,)
