@@ -110,3 +110,25 @@ def test_numpy_integers_and_edge_values_are_accepted():
                   exploration=np.float32(0.1), use_priors=np.bool_(False)).best_move(G)
     assert m in G.legal_moves
     assert batch.play_games(games=np.int16(2), seed=np.uint64(2**64 - 1), threads=1).lengths.shape == (2,)
+
+
+@pytest.mark.parametrize("colours,expected", [
+    (["red"], (2,)), ("Green", (3,)), (tf.Colour.BLUE, (0,)), (1, (1,)), ([np.int64(0), "yellow"], (0, 1)),
+    ((c for c in [3, 2]), (2, 3)),
+])
+def test_solo_colours_by_name_index_or_colour(colours, expected):
+    assert tf.Variant.solo(colours).colours_override == expected
+
+
+@pytest.mark.parametrize("colours", [["purple"], [1.5], [4], [-1], [True], [], [0, 0], ["red", 2], [None]])
+def test_bad_solo_colours_are_value_errors(colours):
+    with pytest.raises(ValueError, match="colour"):
+        tf.Variant.solo(colours)
+
+
+def test_colour_parse():
+    assert tf.Colour.parse(" blue ") is tf.Colour.BLUE
+    assert tf.Colour.parse(np.uint8(2)) is tf.Colour.RED
+    for bad in ["", "1x", 4, -1, 2.0, None, True]:
+        with pytest.raises(ValueError):
+            tf.Colour.parse(bad)

@@ -56,14 +56,10 @@ def _check_nodes(node_limit) -> int:
 
 def _colour_of(c) -> int:
     """0..3 from a Colour, an integer or a colour name."""
-    if isinstance(c, str):
-        try:
-            return int(Colour[c.strip().upper()])
-        except KeyError:
-            raise SolverError(f"unknown colour {c!r}; use blue, yellow, red, green or 0..3") from None
-    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
-        raise SolverError(f"not a colour: {c!r} (use 0..3, a Colour or a colour name)")
-    return int(c)
+    try:
+        return int(Colour.parse(c))
+    except ValueError as e:
+        raise SolverError(str(e)) from None
 
 
 def _colours_mask(game: Game, colours) -> int:

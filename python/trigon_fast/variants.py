@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
@@ -19,6 +20,27 @@ class Colour(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"Colour.{self.name}"
+
+    @classmethod
+    def parse(cls, value) -> "Colour":
+        """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case); else a
+        ``ValueError`` naming the value.
+
+        >>> Colour.parse("Red"), Colour.parse(3)
+        (Colour.RED, Colour.GREEN)
+        """
+        if isinstance(value, str):
+            try:
+                return cls[value.strip().upper()]
+            except KeyError:
+                raise ValueError(f"unknown colour {value!r}; use blue, yellow, red, green or 0..3") from None
+        try:
+            i = operator.index(value)
+        except TypeError:
+            i = None
+        if i is None or isinstance(value, bool) or not 0 <= i <= 3:
+            raise ValueError(f"not a colour: {value!r} (use 0..3, a Colour or a colour name)")
+        return cls(i)
 
     @property
     def gtp(self) -> str:
@@ -73,16 +95,19 @@ class Variant:
         if self.colours_override is not None:
             if self.kind != "solo":
                 raise ValueError("colours can be chosen only for a solo game")
-            cs = tuple(int(c) for c in self.colours_override)
-            if not cs or len(set(cs)) != len(cs) or any(c < 0 or c > 3 for c in cs):
-                raise ValueError("colours must be distinct colour indices 0..3")
+            cs = tuple(int(Colour.parse(c)) for c in self.colours_override)
+            if not cs or len(set(cs)) != len(cs):
+                raise ValueError(f"colours must be one or more distinct colours, not {self.colours_override!r}")
             object.__setattr__(self, "colours_override", tuple(sorted(cs)))
 
     @classmethod
     def solo(cls, colours=None, side: int = 9, alternate_rule: bool = False) -> "Variant":
-        """A solitaire game of the given colours (default: all four on the big board)."""
-        return cls("solo", alternate_rule=alternate_rule,
-                   colours_override=None if colours is None else tuple(int(c) for c in colours),
+        """A solitaire game of the given colours (default: all four on the big board): one
+        colour or several, each a ``Colour``, an index or a name."""
+        if colours is not None:
+            single = isinstance(colours, (str, Colour)) or not hasattr(colours, "__iter__")
+            colours = (colours,) if single else tuple(colours)
+        return cls("solo", alternate_rule=alternate_rule, colours_override=colours,
                    side_override=None if side == 9 else side)
 
     def with_alternate_rule(self, on: bool = True) -> "Variant":
