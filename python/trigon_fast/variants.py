@@ -23,8 +23,9 @@ class Colour(enum.IntEnum):
 
     @classmethod
     def parse(cls, value) -> "Colour":
-        """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case); else a
-        ``ValueError`` naming the value.
+        """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case).
+
+        Anything else is a ``ValueError`` naming the value.
 
         >>> Colour.parse("Red"), Colour.parse(3)
         (Colour.RED, Colour.GREEN)
@@ -102,8 +103,9 @@ class Variant:
 
     @classmethod
     def solo(cls, colours=None, side: int = 9, alternate_rule: bool = False) -> "Variant":
-        """A solitaire game of the given colours (default: all four on the big board): one
-        colour or several, each a ``Colour``, an index or a name."""
+        """A solitaire game of the given colours (default: all four on the big board).
+
+        ``colours``: one colour or several, each a ``Colour``, an index or a name."""
         if colours is not None:
             single = isinstance(colours, (str, Colour)) or not hasattr(colours, "__iter__")
             colours = (colours,) if single else tuple(colours)
