@@ -132,3 +132,10 @@ def test_colour_parse():
     for bad in ["", "1x", 4, -1, 2.0, None, True]:
         with pytest.raises(ValueError):
             tf.Colour.parse(bad)
+
+
+@pytest.mark.parametrize("side", [8.0, 9.0, True, 10, "8"])
+def test_bad_solo_side_is_a_value_error(side):
+    with pytest.raises(ValueError, match="side"):
+        tf.Variant.solo(side=side)
+    assert tf.Variant.solo(side=np.int64(8)).side == 8

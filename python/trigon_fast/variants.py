@@ -91,8 +91,10 @@ class Variant:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
         if self.side_override is not None:
-            if self.kind != "solo" or self.side_override not in (8, 9):
-                raise ValueError("side can be chosen (8 or 9) only for a solo game")
+            side = self.side_override
+            if self.kind != "solo" or isinstance(side, (bool, float)) or side not in (8, 9):
+                raise ValueError(f"side can be chosen (8 or 9) only for a solo game, not {side!r}")
+            object.__setattr__(self, "side_override", int(side))
         if self.colours_override is not None:
             if self.kind != "solo":
                 raise ValueError("colours can be chosen only for a solo game")
@@ -110,7 +112,7 @@ class Variant:
             single = isinstance(colours, (str, Colour)) or not hasattr(colours, "__iter__")
             colours = (colours,) if single else tuple(colours)
         return cls("solo", alternate_rule=alternate_rule, colours_override=colours,
-                   side_override=None if side == 9 else side)
+                   side_override=None if side == 9 and not isinstance(side, float) else side)
 
     def with_alternate_rule(self, on: bool = True) -> "Variant":
         return Variant(self.kind, on, self.pentobi_compatible, self.colours_override, self.side_override)
