@@ -139,3 +139,12 @@ def test_bad_solo_side_is_a_value_error(side):
     with pytest.raises(ValueError, match="side"):
         tf.Variant.solo(side=side)
     assert tf.Variant.solo(side=np.int64(8)).side == 8
+
+
+def test_game_methods_take_colour_names():
+    g = tf.random_game(seed=4)
+    assert g.pieces_left("red") == g.pieces_left(tf.Colour.RED) == g.pieces_left(2)
+    assert g.score("Green") == g.score(3)
+    for bad in ["purple", 4, 2.0, None, True]:
+        with pytest.raises(tf.InvalidMoveError, match="colour"):
+            g.pieces_left(bad)

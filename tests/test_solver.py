@@ -266,10 +266,24 @@ def test_ctrl_c_returns_best_so_far():
     dict(count=0),
     dict(time_limit=0),
     dict(colours=[0, 7]),
+    dict(start_cells={"purple": "r15"}),
+    dict(start_cells={1.5: "r15"}),
+    dict(start_cells=[3.7, None, None, None]),
+    dict(start_cells=[10**6, None, None, None]),
+    dict(colours=[0], start_cells={"red": "r15"}),
 ])
 def test_bad_input_is_a_value_error(kwargs):
     with pytest.raises(ValueError):
         tf.solve_solo(**kwargs)
+
+
+def test_start_cells_by_colour_name():
+    board = tf.board(9)
+    cell = board.cell_name(board.start_cells[0])
+    sol = tf.solve_solo(colours=["red"], start_cells={"Red": cell}, seed=0, time_limit=30)
+    assert sol.complete
+    first = next(m for c, m in sol.game.history if c == tf.Colour.RED)
+    assert board.start_cells[0] in first.cell_indices
 
 
 def test_colours_need_a_solo_variant():

@@ -204,12 +204,11 @@ class Game:
 
     # -- moves ---------------------------------------------------------------------------------
     def _colour(self, colour: int) -> int:
-        if isinstance(colour, bool) or not isinstance(colour, (int, np.integer)):
-            raise InvalidMoveError(f"not a colour: {colour!r} (use 0..3 or Colour)")
-        c = int(colour)
-        if not 0 <= c <= 3:
-            raise InvalidMoveError(f"colour must be 0..3 (blue, yellow, red, green), not {colour!r}")
-        return c
+        """0..3 from a Colour, an index or a colour name."""
+        try:
+            return int(Colour.parse(colour))
+        except ValueError as e:
+            raise InvalidMoveError(str(e)) from None
 
     def _to_move(self, move: MoveLike) -> Move:
         side = self.variant.side

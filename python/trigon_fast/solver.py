@@ -96,10 +96,14 @@ def _cell_index(board, cell: CellLike) -> int:
         if idx < 0:
             raise SolverError(f"{cell!r} is not a cell of the side-{board.side} board")
         return idx
-    idx = int(cell)
-    if not 0 <= idx < board.num_cells:
-        raise SolverError(f"cell index {cell!r} out of range")
-    return idx
+    return _args.integer("a start cell index", cell, 0, board.num_cells - 1, SolverError)
+
+
+def _parse_colour(c) -> int:
+    try:
+        return int(Colour.parse(c))
+    except ValueError as e:
+        raise SolverError(str(e)) from None
 
 
 def _resolve_start_cells(board, colours: Sequence[Colour], start_cells) -> List[int]:
@@ -107,7 +111,7 @@ def _resolve_start_cells(board, colours: Sequence[Colour], start_cells) -> List[
     if start_cells is None:
         return fixed
     if isinstance(start_cells, Mapping):
-        items = [(int(c), cell) for c, cell in start_cells.items()]
+        items = [(_parse_colour(c), cell) for c, cell in start_cells.items()]
     else:
         cells = list(start_cells)
         if len(cells) != len(colours):
@@ -117,7 +121,7 @@ def _resolve_start_cells(board, colours: Sequence[Colour], start_cells) -> List[
     used = set()
     for c, cell in items:
         if c not in [int(k) for k in colours]:
-            raise SolverError(f"colour {c} does not take part in this game")
+            raise SolverError(f"{Colour(c).name.lower()} does not take part in this game")
         if cell is None:
             continue
         idx = _cell_index(board, cell)
