@@ -183,3 +183,24 @@ def test_candidate_moves_drawn_apart_from_the_cells():
     assert len(cell_polygons(svg)) == g.board.num_cells  # still one cell polygon per cell
     with pytest.raises(ValueError, match="side-9"):
         render.game_svg(g, candidates=[tf.Move(0, side=8)])
+
+
+@pytest.mark.parametrize("cell", [0, -3, float("nan"), float("inf"), "24", None, True])
+def test_bad_cell_size_is_a_value_error(cell):
+    g = tf.Game()
+    with pytest.raises(ValueError, match="cell size"):
+        render.game_svg(g, cell=cell)
+
+
+def test_move_svg_colour_by_name_and_bad_colours():
+    m = next(iter(tf.Game().legal_moves))
+    assert render.move_svg(m, colour="red") == render.move_svg(m, colour=2)
+    for bad in [4, -1, 1.5, "purple", None]:
+        with pytest.raises(ValueError, match="colour"):
+            render.move_svg(m, colour=bad)
+
+
+@pytest.mark.parametrize("scale", [0, -1, float("nan"), "2"])
+def test_bad_png_scale_is_a_value_error(scale):
+    with pytest.raises(ValueError, match="scale"):
+        render.svg_to_png(render.game_svg(tf.Game()), scale=scale)

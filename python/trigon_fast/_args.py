@@ -13,7 +13,7 @@ import numbers
 import operator
 from typing import Type
 
-__all__ = ["integer", "seed", "seconds", "real"]
+__all__ = ["integer", "seed", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 
@@ -39,8 +39,13 @@ def seed(value, error: Type[ValueError] = ValueError) -> int:
 def seconds(name: str, value, error: Type[ValueError] = ValueError) -> float:
     """A time limit: a finite number > 0 (NaN compares false with everything: a search given
     it would never see its time run out)."""
+    return positive(name, value, error, " of seconds")
+
+
+def positive(name: str, value, error: Type[ValueError] = ValueError, unit: str = "") -> float:
+    """A finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
-        raise error(f"{name} must be a positive number of seconds, not {value!r}")
+        raise error(f"{name} must be a positive number{unit}, not {value!r}")
     return float(value)
 
 

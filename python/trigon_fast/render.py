@@ -21,8 +21,9 @@ from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import escape
 
-from . import _core
+from . import _args, _core
 from .move import PIECE_NAMES, Move, board
+from .variants import Colour
 
 __all__ = [
     "PALETTES",
@@ -130,9 +131,7 @@ def _board_svg(side: int, occupancy: Sequence[int], *, outline_cells: Sequence[S
                ghost_cells: Sequence[Sequence[int]] = (), ghost_fill: str = "#888888") -> str:
     b = board(side)
     fills = _palette(palette)
-    edge = float(cell)
-    if edge <= 0:
-        raise ValueError(f"cell size must be positive, not {cell!r}")
+    edge = _args.positive("cell size", cell)
     h = edge * _SQRT3_2
     margin = edge * 1.3 if coordinates else edge * 0.3
     board_w = (b.width + 1) * edge / 2
@@ -292,12 +291,11 @@ def move_svg(move: Move, *, colour: int = 0, palette: str = "default", cell: flo
     in the caption."""
     if not isinstance(move, Move):
         raise TypeError(f"move_svg needs a Move, not {type(move).__name__}")
-    if not 0 <= int(colour) <= 3:
-        raise ValueError(f"colour must be 0..3, not {colour!r}")
+    colour = int(Colour.parse(colour))
     b = board(move.side)
     occ = [-1] * b.num_cells
     for c in move.cell_indices:
-        occ[c] = int(colour)
+        occ[c] = colour
     return _board_svg(move.side, occ, outline_cells=[move.cell_indices], palette=palette, cell=cell,
                       coordinates=coordinates, caption=f"{move.piece}: {move}")
 
@@ -371,12 +369,13 @@ def solution_svg(solution, **options) -> str:
 
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     """PNG bytes of an SVG string; needs the ``png`` extra (``pip install 'trigon_fast[png]'``)."""
+    scale = _args.positive("scale", scale)
     try:
         import cairosvg  # optional extra: CairoSVG (maintained, pure Python over libcairo)
     except (ImportError, OSError) as e:  # OSError: the wheel is there but libcairo is not
         raise ImportError("PNG export needs the png extra: pip install 'trigon_fast[png]' "
                           f"(CairoSVG and the cairo library): {e}") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=float(scale))
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
 def write_svg(svg: str, path) -> None:
