@@ -23,6 +23,15 @@ def examples():
     return out
 
 
+def png_export_available():
+    """CairoSVG comes with the test extra; the sanitizer build's venv leaves it out."""
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):  # OSError: the wheel without the cairo library
+        return False
+    return True
+
+
 def varies(command):
     """Whether a command's output changes from run to run (timings) or with the engine's tuning
     (the solver's and the search's answers): then only its exit status is checked."""
@@ -39,7 +48,10 @@ def test_doc_examples_run(tmp_path):
     if not os.path.exists(os.path.join(BIN, "trigon")):
         pytest.skip("the trigon script is not installed in this environment")
     env = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
+    png = png_export_available()
     for command, expected in examples():
+        if ".png" in command and not png:
+            continue
         r = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 0, (command, r.stderr)
