@@ -13,9 +13,10 @@ import numbers
 import operator
 from typing import Type
 
-__all__ = ["integer", "seed", "seconds", "positive", "real"]
+__all__ = ["MAX_COUNT", "integer", "seed", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
+MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
 
 
 def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
@@ -57,6 +58,6 @@ def real(name: str, value, lo: float, hi: float, error: Type[ValueError] = Value
 
 
 def _span(lo: int, hi: int) -> str:
-    if hi >= 2**62:
+    if hi >= MAX_COUNT:
         return f">= {lo}"
     return f"{lo}..{hi}"

@@ -109,7 +109,7 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    games = _args.integer("games", games, 0, 2**62 - 1, BatchError)
+    games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
     seed = _args.seed(seed, BatchError)
     threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
     level = _args.integer("level", level, 1, 9, BatchError)
@@ -296,8 +296,8 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    games = _args.integer("games", games, 0, 2**62 - 1, BatchError)
-    games_per_task = _args.integer("games_per_task", games_per_task, 1, 2**62 - 1, BatchError)
+    games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
+    games_per_task = _args.integer("games_per_task", games_per_task, 1, _args.MAX_COUNT, BatchError)
     threads_per_task = _args.integer("threads_per_task", threads_per_task, 0, 1024, BatchError)
     seed = _args.seed(seed, BatchError)
     level = _args.integer("level", level, 1, 9, BatchError)

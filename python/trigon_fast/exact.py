@@ -51,7 +51,7 @@ class MaxPlaceResult:
 
 
 def _check_nodes(node_limit) -> int:
-    return _args.integer("node_limit", node_limit, 0, 2**62 - 1, SolverError)  # 0: no limit
+    return _args.integer("node_limit", node_limit, 0, _args.MAX_COUNT, SolverError)  # 0: no limit
 
 
 def _colour_of(c) -> int:

@@ -180,7 +180,7 @@ def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
     if method not in ("auto", "frontier", "mrv"):
         raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
     _args.integer("threads", threads, 1, 64, SolverError)
-    return _args.integer("max_solutions", max_solutions, 0, 2**62 - 1, SolverError)
+    return _args.integer("max_solutions", max_solutions, 0, _args.MAX_COUNT, SolverError)
 
 
 def _check_side(side) -> int:

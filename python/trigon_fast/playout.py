@@ -25,7 +25,7 @@ def random_game(variant: Variant = Variant.FOUR_PLAYER, seed: int = 0, start: Op
 def random_games_stats(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0) -> dict:
     """Plays ``games`` random games inside C++ (GIL released; Ctrl-C stops) and returns totals:
     games, moves, seconds, score_sum per colour."""
-    games = _args.integer("games", games, 0, 2**62 - 1)
+    games = _args.integer("games", games, 0, _args.MAX_COUNT)
     seed = _args.seed(seed)
     g = Game(variant)
     return dict(_core.random_games_stats(g.position, games, seed))

@@ -217,7 +217,7 @@ class Engine:
     def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations):
         p = _core.SearchParams()
         if simulations is not None:
-            simulations = _args.integer("simulations", simulations, 1, 2**62 - 1)
+            simulations = _args.integer("simulations", simulations, 1, _args.MAX_COUNT)
         if level is not None:
             sims = level_simulations(level)
             simulations = sims if simulations is None else min(simulations, sims)
@@ -237,7 +237,7 @@ class Engine:
         if progress_every is not None:
             p.progress_every_seconds = _args.seconds("callback_every", progress_every)
         if progress_simulations is not None:
-            p.progress_every_simulations = _args.integer("callback_simulations", progress_simulations, 1, 2**62 - 1)
+            p.progress_every_simulations = _args.integer("callback_simulations", progress_simulations, 1, _args.MAX_COUNT)
         return p
 
     def analyse(self, game, time: Optional[float] = None, simulations: Optional[int] = None,

@@ -193,7 +193,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     threads = _args.integer("threads", threads, 1, 256, SolverError)
     count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     seed = _args.seed(seed, SolverError)
-    restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, 2**62, SolverError)
+    restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
     fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
 
     cb = None
