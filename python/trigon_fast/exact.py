@@ -10,7 +10,7 @@ import numpy as np
 from . import _args, _core
 from .game import Game
 from .move import Move
-from .solver import SolverError, _check_seconds
+from .solver import SolverError, _check_seconds, _parse_colour
 from .variants import Colour
 
 __all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
@@ -54,14 +54,6 @@ def _check_nodes(node_limit) -> int:
     return _args.integer("node_limit", node_limit, 0, _args.MAX_COUNT, SolverError)  # 0: no limit
 
 
-def _colour_of(c) -> int:
-    """0..3 from a Colour, an integer or a colour name."""
-    try:
-        return int(Colour.parse(c))
-    except ValueError as e:
-        raise SolverError(str(e)) from None
-
-
 def _colours_mask(game: Game, colours) -> int:
     in_play = [int(c) for c in game.variant.colours]
     if colours is None:
@@ -72,7 +64,7 @@ def _colours_mask(game: Game, colours) -> int:
             items = [colours] if single else list(colours)
         except TypeError:
             raise SolverError(f"colours must be a colour or a list of colours, not {colours!r}") from None
-        cs = [_colour_of(c) for c in items]
+        cs = [_parse_colour(c) for c in items]
         for c in cs:
             if c not in in_play:
                 raise SolverError(f"colour {c} does not take part in this game")

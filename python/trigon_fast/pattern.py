@@ -184,9 +184,7 @@ def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
 
 
 def _check_side(side) -> int:
-    if isinstance(side, bool) or side not in (8, 9):
-        raise SolverError(f"board side must be 9 or 8, not {side!r}")
-    return int(side)
+    return _args.integer("board side", side, 8, 9, SolverError)
 
 
 def _result(out: dict, cells: List[int], side: int) -> PatternResult:

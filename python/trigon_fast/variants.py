@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import enum
-import operator
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
+
+from . import _args
 
 __all__ = ["Colour", "StartRule", "Variant"]
 
@@ -35,13 +36,7 @@ class Colour(enum.IntEnum):
                 return cls[value.strip().upper()]
             except KeyError:
                 raise ValueError(f"unknown colour {value!r}; use blue, yellow, red, green or 0..3") from None
-        try:
-            i = operator.index(value)
-        except TypeError:
-            i = None
-        if i is None or isinstance(value, bool) or not 0 <= i <= 3:
-            raise ValueError(f"not a colour: {value!r} (use 0..3, a Colour or a colour name)")
-        return cls(i)
+        return cls(_args.integer("a colour (a Colour, a name or an index)", value, 0, 3))
 
     @property
     def gtp(self) -> str:
@@ -91,10 +86,10 @@ class Variant:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
         if self.side_override is not None:
-            side = self.side_override
-            if self.kind != "solo" or isinstance(side, (bool, float)) or side not in (8, 9):
-                raise ValueError(f"side can be chosen (8 or 9) only for a solo game, not {side!r}")
-            object.__setattr__(self, "side_override", int(side))
+            if self.kind != "solo":
+                raise ValueError("side can be chosen (8 or 9) only for a solo game")
+            side = _args.integer("side", self.side_override, 8, 9)
+            object.__setattr__(self, "side_override", None if side == 9 else side)  # 9: the default board
         if self.colours_override is not None:
             if self.kind != "solo":
                 raise ValueError("colours can be chosen only for a solo game")
@@ -111,8 +106,7 @@ class Variant:
         if colours is not None:
             single = isinstance(colours, (str, Colour)) or not hasattr(colours, "__iter__")
             colours = (colours,) if single else tuple(colours)
-        return cls("solo", alternate_rule=alternate_rule, colours_override=colours,
-                   side_override=None if side == 9 and not isinstance(side, float) else side)
+        return cls("solo", alternate_rule=alternate_rule, colours_override=colours, side_override=side)
 
     def with_alternate_rule(self, on: bool = True) -> "Variant":
         return Variant(self.kind, on, self.pentobi_compatible, self.colours_override, self.side_override)
