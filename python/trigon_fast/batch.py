@@ -59,7 +59,7 @@ class BatchError(TrigonError):
 
 # -- batched self-play in C++ ------------------------------------------------------------------
 
-@dataclass
+@dataclass(repr=False)
 class GameBatch:
     """Games played by :func:`play_games`. Row ``i`` is the game of seed ``seed + i``.
 
@@ -83,6 +83,12 @@ class GameBatch:
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
+
+    def __repr__(self) -> str:
+        obs = ", with observations" if self.planes is not None else ""
+        start = ", from a position" if self.start is not None else ""
+        return (f"<GameBatch {len(self)} games of {self.variant!r}, policy {self.policy!r}, seed {self.seed}"
+                f"{start}{obs}>")
 
     def game(self, i: int) -> Game:
         """Game ``i`` replayed as a :class:`Game`."""

@@ -16,8 +16,12 @@ from .variants import Colour
 __all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
 
 
-@dataclass
+@dataclass(repr=False)
 class PlaceAllResult:
+    """The answer of :func:`can_place_all`: ``answer`` True (with a witness), False (proven by
+    exhaustive search) or None (not proven; ``best_layout`` is the best layout found). True in a
+    boolean context only for a proven yes."""
+
     answer: Optional[bool]  # True (witness given), False (proven by exhaustive search), None: not proven
     witness: List[Tuple[Colour, Move]]  # moves legal in this order with the other colours passing
     witness_game: Optional[Game]
@@ -38,9 +42,25 @@ class PlaceAllResult:
     def __bool__(self) -> bool:
         return bool(self.answer)
 
+    def __repr__(self) -> str:
+        if self.answer:
+            head = f"yes, witness of {len(self.witness)} moves"
+        elif self.answer is False:
+            head = "no (proven)"
+        elif self.best_triangles is not None:
+            head = f"not proven, best layout {self.best_triangles} of {self.target_triangles} triangles"
+        else:
+            head = "not proven"
+        if self.interrupted:
+            head += ", interrupted"
+        return f"<PlaceAllResult {head}, {self.nodes} nodes, {self.seconds:.3f} s>"
 
-@dataclass
+
+@dataclass(repr=False)
 class MaxPlaceResult:
+    """The answer of :func:`max_placeable`: the most triangles ``colour`` can still place alone,
+    the exact maximum when ``proven``, and a ``witness`` layout that places them."""
+
     colour: Colour
     triangles: int  # most further triangles found placeable (the maximum when proven)
     proven: bool
@@ -48,6 +68,13 @@ class MaxPlaceResult:
     nodes: int
     seconds: float
     interrupted: bool = False
+
+    def __repr__(self) -> str:
+        how = "proven" if self.proven else "at least, not proven"
+        if self.interrupted:
+            how += ", interrupted"
+        return (f"<MaxPlaceResult {self.colour.name.lower()}: {self.triangles} triangles ({how}), witness of"
+                f" {len(self.witness)} moves, {self.nodes} nodes, {self.seconds:.3f} s>")
 
 
 def _check_nodes(node_limit) -> int:

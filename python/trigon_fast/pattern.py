@@ -32,8 +32,11 @@ _MAX_COPIES = 486  # cells of the big board: no puzzle takes more copies of a pi
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
-@dataclass
+@dataclass(repr=False)
 class PatternResult:
+    """The answer of :func:`solve_pattern`: ``count`` solutions (exact when ``exhausted``),
+    up to ``max_solutions`` of them in ``solutions``, or the reason it is ``impossible``."""
+
     count: int  # solutions found (symmetry classes with unique=True); exact when exhausted
     solutions: List[List[Move]]  # up to max_solutions of them
     exhausted: bool  # the whole search space was covered: count is exact, 0 means impossible
@@ -51,6 +54,18 @@ class PatternResult:
         if self.count > 0:
             return True
         return False if self.exhausted else None
+
+    def __repr__(self) -> str:
+        if self.impossible:
+            return f"<PatternResult impossible ({self.impossible}), {len(self.region)} cells>"
+        head = f"{self.count} solution{'' if self.count == 1 else 's'}"
+        head += " (all)" if self.exhausted else " (search stopped)"
+        if self.symmetries > 1:
+            head += f" up to the region's {self.symmetries} symmetries"
+        if self.interrupted:
+            head += ", interrupted"
+        return (f"<PatternResult {head}, {len(self.solutions)} kept, {len(self.region)} cells, {self.method},"
+                f" {self.nodes} nodes, {self.seconds:.3f} s>")
 
     def diagram(self, index: int = 0) -> str:
         """Solution ``index`` as a text picture laid out as :func:`parse_region` reads one (rows

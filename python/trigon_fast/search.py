@@ -34,7 +34,7 @@ def level_simulations(level: int) -> int:
     return int(_core.level_simulations(int(level)))
 
 
-@dataclass
+@dataclass(repr=False)
 class MoveAnalysis:
     """One searched move of the root: visits, mean value for the colour to move (0..1), prior,
     and per colour the mean value and final score of the simulations through it."""
@@ -45,6 +45,9 @@ class MoveAnalysis:
     prior: float
     value_per_colour: np.ndarray
     score_per_colour: np.ndarray
+
+    def __repr__(self) -> str:
+        return f"<MoveAnalysis {self.move}: {self.visits} visits, value {self.value:.3f}, prior {self.prior:.3f}>"
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -58,7 +61,7 @@ class MoveAnalysis:
         }
 
 
-@dataclass
+@dataclass(repr=False)
 class Analysis:
     """Result of a search. ``value`` (0..1) and ``expected_score`` are per colour (index 0..3;
     colours not in the game, and every colour after a forced move, hold NaN); ``moves`` are the
@@ -77,6 +80,17 @@ class Analysis:
     stopped: bool = False
     interrupted: bool = False
     reused_visits: int = 0
+
+    def __repr__(self) -> str:
+        # A summary: the dataclass's own repr lists every root move with its arrays.
+        head = f"{self.colour.name.lower()} to move: best {self.best_move}"
+        if self.forced:
+            head += " (forced)"
+        else:
+            head += f" (value {self.value[int(self.colour)]:.3f})"
+        flags = "".join(f", {f}" for f in ("interrupted",) if self.interrupted)
+        return (f"<Analysis {head}, {len(self.moves)} moves searched, {self.simulations} simulations,"
+                f" {self.seconds:.3f} s{flags}>")
 
     @property
     def simulations_per_second(self) -> float:

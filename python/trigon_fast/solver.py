@@ -44,7 +44,7 @@ class SolveStats:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
-@dataclass
+@dataclass(repr=False)
 class Solution:
     """A solo game: ``game`` replays ``moves`` legally in turn order; ``complete`` when every
     colour in play placed all its pieces."""
@@ -70,6 +70,15 @@ class Solution:
         from . import render
 
         return render.solution_svg(self)
+
+    def __repr__(self) -> str:
+        # A summary: the dataclass's own repr spells out the whole game (thousands of characters).
+        state = "complete" if self.complete else f"incomplete, {self.unplaced_triangles} triangles unplaced"
+        if self.interrupted:
+            state += ", interrupted"
+        scores = ", ".join(f"{Colour(c).name.lower()} {s}" for c, s in self.scores.items())
+        return (f"<Solution {self.game.variant!r}: {state}, {len(self.moves)} moves, score {self.total_score}"
+                f" ({scores}), {self.stats.nodes} nodes, {self.stats.seconds:.3f} s>")
 
     def __str__(self) -> str:
         head = "complete" if self.complete else f"incomplete ({self.unplaced_triangles} triangles unplaced)"

@@ -1,0 +1,83 @@
+"""Reprs of results are one-line summaries (the dataclasses' own spelled out whole games and
+every root move's arrays: tens of thousands of characters at a REPL), and they say the answer."""
+
+import re
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import batch
+
+SHORT = 200  # characters: a summary fits a line or two of a terminal
+
+
+def _endgame(left: int = 12) -> tf.Game:
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, 0)
+    while len(g.history) > 4 * (22 - left):
+        g.undo()
+    return g
+
+
+def test_solution_repr_summarises():
+    s = tf.solve_solo(seed=1, time_limit=10)
+    r = repr(s)
+    assert len(r) < SHORT and "\n" not in r
+    assert r.startswith("<Solution Variant.SOLO: complete, 88 moves, score ")
+    assert f"score {s.total_score} " in r and f"{s.stats.nodes} nodes" in r
+    for c, v in s.scores.items():
+        assert f"{c.name.lower()} {v}" in r
+
+
+def test_incomplete_solution_repr_says_what_is_missing():
+    s = tf.solve_solo(seed=1, time_limit=0.001, threads=1)
+    if s.complete:
+        pytest.skip("solved within a millisecond")
+    assert f"incomplete, {s.unplaced_triangles} triangles unplaced" in repr(s)
+
+
+def test_place_all_reprs_name_the_answer():
+    g = _endgame(12)
+    yes = tf.can_place_all(g, ["blue"], time_limit=5)
+    assert yes.answer is True
+    assert repr(yes).startswith(f"<PlaceAllResult yes, witness of {len(yes.witness)} moves, ")
+    open_ = tf.can_place_all(g, time_limit=0.3)
+    assert open_.answer is None
+    r = repr(open_)
+    assert r.startswith(f"<PlaceAllResult not proven, best layout {open_.best_triangles} of "
+                        f"{open_.target_triangles} triangles")
+    assert len(r) < SHORT
+    no = tf.can_place_all(_endgame(6), time_limit=10)
+    assert no.answer is False and repr(no).startswith("<PlaceAllResult no (proven), ")
+
+
+def test_max_placeable_repr():
+    m = tf.max_placeable(_endgame(12), "red", time_limit=5)
+    assert m.proven
+    r = repr(m)
+    assert r.startswith(f"<MaxPlaceResult red: {m.triangles} triangles (proven), witness of {len(m.witness)} moves")
+    assert len(r) < SHORT
+
+
+def test_analysis_reprs():
+    a = tf.analyse(_endgame(12), simulations=100, seed=1, threads=1)
+    r = repr(a)
+    assert len(r) < SHORT
+    assert r.startswith(f"<Analysis {a.colour.name.lower()} to move: best {a.best_move} (value ")
+    assert f"{len(a.moves)} moves searched, 100 simulations" in r
+    m = a.moves[0]
+    assert repr(m) == f"<MoveAnalysis {m.move}: {m.visits} visits, value {m.value:.3f}, prior {m.prior:.3f}>"
+
+
+def test_pattern_result_reprs():
+    hexagon = "q9,r9,s9,q10,r10,s10"
+    r = repr(tf.solve_pattern(hexagon, pieces=["2", "2", "2"], all_solutions=True, max_solutions=0))
+    assert re.match(r"<PatternResult 2 solutions \(all\), 0 kept, 6 cells, \w+, \d+ nodes, ", r)
+    r = repr(tf.solve_pattern(hexagon, pieces=["2", "2", "2"], all_solutions=True, unique=True))
+    assert r.startswith("<PatternResult 1 solution (all) up to the region's 12 symmetries, 1 kept, 6 cells")
+    r = repr(tf.solve_pattern(hexagon, pieces=["2"]))
+    assert r.startswith("<PatternResult impossible (area mismatch") and r.endswith(", 6 cells>")
+
+
+def test_game_batch_repr():
+    b = batch.play_games(games=3, seed=5)
+    assert repr(b) == "<GameBatch 3 games of Variant.FOUR_PLAYER, policy 'random', seed 5>"
