@@ -327,6 +327,15 @@ class Game:
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.copy()
 
+    @_exclusive
+    def __reduce__(self):
+        # A game pickles as its variant and what was done to it (the C++ positions are rebuilt
+        # by replaying it): per placement its colour, id, whether it was a setup, and the colour
+        # to move before it (set_turn may have changed that), then the colour to move now.
+        steps = tuple((int(c), m.id, setup, int(self._stack[i].to_move))
+                      for i, (c, m, setup) in enumerate(self._history))
+        return (_unpickle_game, (self.variant, steps, int(self._pos.to_move)))
+
     # -- text ----------------------------------------------------------------------------------
     @_exclusive
     def diagram(self, labels: bool = True) -> str:
@@ -392,3 +401,20 @@ class Game:
 
 def _column_name(x: int) -> str:
     return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)
+
+
+def _unpickle_game(variant: Variant, steps, to_move: int) -> Game:
+    """Rebuilds a pickled :class:`Game` (see ``Game.__reduce__``); every placement is checked
+    again, so a tampered pickle raises the usual errors rather than making a corrupt game."""
+    g = Game(variant)
+    for i, (c, move_id, setup, before) in enumerate(steps):
+        if g._pos.to_move != before:
+            g.set_turn(before)
+        if setup:
+            after = steps[i + 1][3] if i + 1 < len(steps) else to_move
+            g.setup(c, move_id, to_move=after)
+        else:
+            g.play(move_id, colour=c)
+    if g._pos.to_move != to_move:
+        g.set_turn(to_move)
+    return g
