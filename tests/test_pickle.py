@@ -101,3 +101,26 @@ def test_results_pickle():
     b = batch.play_games(games=2, seed=3, start=g)
     b2 = pickle.loads(pickle.dumps(b))
     assert b2.game(1).position == b.game(1).position
+
+
+def test_games_compare_by_position_not_history():
+    a = tf.Game(tf.Variant.FOUR_PLAYER)
+    assert a == tf.Game(tf.Variant.FOUR_PLAYER)
+    assert a != tf.Game(tf.Variant.TEAMS)  # same board, another variant
+    assert a != tf.Game(tf.Variant.FOUR_PLAYER.with_alternate_rule())
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, 5)
+    h = tf.Game(g.variant, [m for _, m, *_ in g.history])
+    assert h == g and h.copy() == g and not (h != g)
+    h.undo()
+    assert h != g
+    # a transposition: two placements out of turn in either order reach one position
+    x, y = tf.Game(), tf.Game()
+    blue, red = "q15,r15,p16,q16,o17,p17", "r4"
+    x.play(blue, colour="blue"); x.play(red, colour="red")
+    y.play(red, colour="red"); y.play(blue, colour="blue")
+    assert x != y  # the turn passed on from red in one, from blue in the other
+    x.set_turn("blue"); y.set_turn("blue")
+    assert x.history != y.history and x == y
+    assert a != "a game" and a.__eq__(3) is NotImplemented
+    with pytest.raises(TypeError):
+        hash(a)

@@ -327,6 +327,15 @@ class Game:
     def __deepcopy__(self, memo: dict) -> "Game":
         return self.copy()
 
+    def __eq__(self, other: object) -> bool:
+        # Positions, not histories (as python-chess compares boards): two move orders that reach
+        # the same pieces, turn and last pieces played are equal. A Game is mutable: unhashable.
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.variant == other.variant and self._pos == other._pos
+
+    __hash__ = None  # type: ignore[assignment]
+
     @_exclusive
     def __reduce__(self):
         # A game pickles as its variant and what was done to it (the C++ positions are rebuilt
