@@ -47,6 +47,15 @@ def render() -> str:
             lines += [f"## `{name}{_sig(obj)}`", "", _doc(obj), ""]
         else:
             lines += [f"## `{name}`", "", f"`{obj!r}`"[:300], ""]
+    for module in (tf.symmetry,):  # submodules whose names are not re-exported at the top
+        lines += [f"## module `{module.__name__}`", "", _doc(module), ""]
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if callable(obj):
+                lines += [f"- `{name}{_sig(obj)}`: {(_doc(obj).splitlines() or [''])[0]}"]
+            else:
+                lines += [f"- `{name}` = `{obj!r}`"]
+        lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 

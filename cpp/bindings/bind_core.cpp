@@ -136,6 +136,18 @@ void bind_core(py::module_& m) {
             check_placement(t, id);
             return t.symmetric(k, id);
         })
+        .def("cell_symmetry_array", [](const MoveTable& t, int k) {
+            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            py::array_t<std::int16_t> a(t.geo().num_cells());
+            for (int c = 0; c < t.geo().num_cells(); ++c) a.mutable_data()[c] = static_cast<std::int16_t>(t.geo().symmetric_cell(k, c));
+            return a;
+        }, "Image of every cell under symmetry k.")
+        .def("placement_symmetry_array", [](const MoveTable& t, int k) {
+            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            py::array_t<std::int32_t> a(t.num_placements());
+            for (int id = 0; id < t.num_placements(); ++id) a.mutable_data()[id] = t.symmetric(k, id);
+            return a;
+        }, "Image of every placement under symmetry k.")
         .def("placement_cells_array", [](const MoveTable& t) {
             py::array_t<std::int16_t> a({t.num_placements(), kMaxPieceSize});
             auto r = a.mutable_unchecked<2>();

@@ -17,6 +17,7 @@ from .solver import Solution, SolverError, SolveStats, solve_solo
 from .pattern import PatternPuzzle, PatternResult, parse_region, solve_pattern
 from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
+from . import symmetry
 
 __version__ = "0.1.0"
 

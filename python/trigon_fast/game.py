@@ -337,13 +337,28 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     @_exclusive
-    def __reduce__(self):
-        # A game pickles as its variant and what was done to it (the C++ positions are rebuilt
-        # by replaying it): per placement its colour, id, whether it was a setup, and the colour
-        # to move before it (set_turn may have changed that), then the colour to move now.
+    def _steps(self):
+        # What was done to this game, enough to do it again: per placement its colour, id,
+        # whether it was a setup, and the colour to move before it (set_turn may have changed
+        # that); then the colour to move now.
         steps = tuple((int(c), m.id, setup, int(self._stack[i].to_move))
                       for i, (c, m, setup) in enumerate(self._history))
-        return (_unpickle_game, (self.variant, steps, int(self._pos.to_move)))
+        return steps, int(self._pos.to_move)
+
+    def __reduce__(self):
+        # A game pickles as its variant and its steps; loading replays them (_unpickle_game).
+        steps, to_move = self._steps()
+        return (_unpickle_game, (self.variant, steps, to_move))
+
+    def transform(self, k: int) -> "Game":
+        """A new game: this one with every placement (setups included) under board symmetry
+        ``k`` (0..11, see :mod:`trigon_fast.symmetry`), the same colours and turn. Every rule is
+        symmetric, so it is as legal as this one (each placement is checked again)."""
+        from . import symmetry
+
+        perm = symmetry.placement_permutation(k, self.variant.side)
+        steps, to_move = self._steps()
+        return _unpickle_game(self.variant, tuple((c, int(perm[i]), s, b) for c, i, s, b in steps), to_move)
 
     # -- text ----------------------------------------------------------------------------------
     @_exclusive

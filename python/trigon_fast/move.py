@@ -166,6 +166,13 @@ class Move:
     def piece(self) -> str:
         return PIECE_NAMES[self.piece_index]
 
+    def transform(self, k: int) -> "Move":
+        """This placement under board symmetry ``k`` (0..11: ``k % 6`` turns by 60 degrees, after
+        a reflection when ``k >= 6``; see :mod:`trigon_fast.symmetry`)."""
+        from .symmetry import placement_permutation
+
+        return Move(int(placement_permutation(k, self._side)[self._id]), self._side)
+
     @property
     def orientation(self) -> int:
         return board(self._side).placement_orientation(self._id)

@@ -1,0 +1,102 @@
+"""The board's 12 symmetries: cells, moves and the numpy arrays of machine learning.
+
+Symmetry ``k`` (0..11) turns the board by ``k % 6`` times 60 degrees about its centre, after a
+reflection when ``k >= 6``; 0 is the identity. Every rule of every variant is symmetric: the six
+start cells form a ring that each symmetry maps onto itself, keeping which cells are opposite
+(two players) and every other (three players), so a legal game stays legal under each of them.
+``Game.transform(k)`` and ``Move.transform(k)`` apply one to a game or a move.
+
+For data augmentation, :func:`transform_cells` and :func:`transform_placements` move arrays
+indexed by cell (observation planes, occupancy) or by placement id (legal-move masks, policy
+targets) along with the board:
+
+>>> import numpy as np
+>>> import trigon_fast as tf
+>>> from trigon_fast import symmetry
+>>> game = tf.Game(tf.Variant.FOUR_PLAYER, ["q15,r15,p16,q16,o17,p17"])
+>>> turned = game.transform(3)                    # half a turn
+>>> str(turned.history[0][1])
+'t2,u2,s3,t3,r4,s4'
+>>> bool(np.array_equal(symmetry.transform_cells(game.occupancy(), 3), turned.occupancy()))
+True
+>>> bool(np.array_equal(symmetry.transform_placements(game.legal_mask(), 3), turned.legal_mask()))
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+import numpy as np
+
+from . import _args, _core
+from .errors import TrigonError
+
+__all__ = ["NUM_SYMMETRIES", "cell_permutation", "placement_permutation", "inverse", "transform_cells",
+           "transform_placements"]
+
+NUM_SYMMETRIES = 12
+
+
+def check(k) -> int:
+    """``k`` as a symmetry index 0..11 (a ``TrigonError`` otherwise)."""
+    return _args.integer("symmetry", k, 0, NUM_SYMMETRIES - 1, TrigonError)
+
+
+def _side(side) -> int:
+    return _args.integer("side", side, 8, 9, TrigonError)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False  # cached and shared: nobody may change it
+    return a
+
+
+@lru_cache(maxsize=None)
+def _cells(side: int, k: int) -> np.ndarray:
+    return _frozen(_core.board(side).cell_symmetry_array(k))
+
+
+@lru_cache(maxsize=None)
+def _placements(side: int, k: int) -> np.ndarray:
+    return _frozen(_core.board(side).placement_symmetry_array(k))
+
+
+def cell_permutation(k: int, side: int = 9) -> np.ndarray:
+    """``perm[i]``: the cell that cell ``i`` goes to under symmetry ``k`` (read-only int16)."""
+    return _cells(_side(side), check(k))
+
+
+def placement_permutation(k: int, side: int = 9) -> np.ndarray:
+    """``perm[id]``: the placement that placement ``id`` goes to under symmetry ``k`` (read-only)."""
+    return _placements(_side(side), check(k))
+
+
+def inverse(k: int) -> int:
+    """The symmetry that undoes ``k``: the opposite turn, or ``k`` itself for a reflection."""
+    k = check(k)
+    return (6 - k) % 6 if k < 6 else k
+
+
+def _transform(array, perm: np.ndarray, axis: int, what: str) -> np.ndarray:
+    a = np.asarray(array)
+    axis = _args.integer("axis", axis, -a.ndim, a.ndim - 1, TrigonError) if a.ndim else 0
+    if a.ndim == 0 or a.shape[axis] != perm.shape[0]:
+        raise TrigonError(f"axis {axis} of an array of shape {a.shape} does not have one entry per {what} "
+                          f"({perm.shape[0]})")
+    out = np.empty_like(a)
+    index = [slice(None)] * a.ndim
+    index[axis] = perm
+    out[tuple(index)] = a  # entry i moves to perm[i]
+    return out
+
+
+def transform_cells(array, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
+    """A new array, ``array`` moved with the board by symmetry ``k`` (one entry per cell along
+    ``axis``): the entry of cell ``i`` goes to cell ``cell_permutation(k)[i]``."""
+    return _transform(array, cell_permutation(k, side), axis, "cell")
+
+
+def transform_placements(array, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
+    """A new array, ``array`` moved with the board by symmetry ``k`` (one entry per placement id
+    along ``axis``: legal-move masks, policy vectors), as :func:`transform_cells` does for cells."""
+    return _transform(array, placement_permutation(k, side), axis, "placement")
