@@ -148,3 +148,26 @@ def test_game_methods_take_colour_names():
     for bad in ["purple", 4, 2.0, None, True]:
         with pytest.raises(tf.InvalidMoveError, match="colour"):
             g.pieces_left(bad)
+
+
+@pytest.mark.parametrize("side", [8.0, 9.0, True, 10, "8", None])
+def test_bad_board_side_is_a_value_error(side):
+    # 8.0 passed the old `side in (8, 9)` test and reached pybind as a TypeError
+    with pytest.raises(ValueError, match="board side"):
+        tf.board(side)
+    with pytest.raises(ValueError, match="board side"):
+        tf.Move(0, side)
+    with pytest.raises(ValueError, match="board side"):
+        tf.Move.from_str("r15", side)
+
+
+@pytest.mark.parametrize("pid", [5.0, True, "5", None])
+def test_bad_placement_id_is_a_value_error(pid):
+    with pytest.raises(tf.InvalidMoveError, match="integer"):
+        tf.Move(pid)
+
+
+def test_numpy_board_sides_and_ids():
+    m = tf.Move(np.int64(5), np.int8(8))
+    assert m == tf.Move(5, 8) and type(m.side) is int and type(m.id) is int
+    assert tf.board(np.uint8(9)).side == 9

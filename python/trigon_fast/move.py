@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from functools import lru_cache
 from typing import Iterable, Tuple, Union
@@ -19,7 +20,11 @@ _CELL_RE = re.compile(r"^[a-zA-Z]{1,2}[0-9]{1,2}$")
 
 def board(side: int = 9) -> "_core.Board":
     """The shared board table (geometry and placements) of side 9 or 8."""
-    if side not in (8, 9):
+    if type(side) is not int:  # the usual plain int costs one test (called per move made)
+        if isinstance(side, bool) or not isinstance(side, numbers.Integral):
+            raise ValueError(f"board side must be 9 or 8, not {side!r}")
+        side = int(side)  # numpy integers
+    if side != 9 and side != 8:
         raise ValueError(f"board side must be 9 or 8, not {side!r}")
     return _core.board(side)
 
@@ -76,10 +81,12 @@ class Move:
 
     def __init__(self, id: int, side: int = 9) -> None:
         b = board(side)
-        if isinstance(id, bool) or not isinstance(id, int) or not 0 <= id < b.num_placements:
+        if type(id) is not int and (isinstance(id, bool) or not isinstance(id, numbers.Integral)):
+            raise InvalidMoveError(f"a placement id is an integer, not {id!r}")
+        if not 0 <= id < b.num_placements:
             raise InvalidMoveError(f"placement id {id!r} out of range 0..{b.num_placements - 1}")
         self._id = int(id)
-        self._side = side
+        self._side = b.side  # a plain int, whatever integer type came in
 
     @classmethod
     def from_id(cls, id: int, side: int = 9) -> "Move":
