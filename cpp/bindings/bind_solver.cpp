@@ -131,6 +131,8 @@ py::dict exact_dict(const solver::ExactResult& r, bool interrupted) {
 }  // namespace
 
 void bind_solver(py::module_& m) {
+    m.def("layout_key", [](const Position& p) { return py::bytes(solver::layout_key(p)); }, py::arg("position"),
+          "Canonical key of the layout on the board, equal for layouts alike up to the 12 symmetries and a renaming of colours.");
     m.def(
         "can_place_all",
         [](const Position& start, int colours, double time_limit, long long node_limit, bool heuristic, int threads,

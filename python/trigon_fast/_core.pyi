@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Analysis', 'Board', 'EnvState', 'GameOverError', 'MoveInfo', 'NUM_COLOURS', 'NUM_PIECES', 'PASS', 'PatternPuzzle', 'PLANE_CHANNELS', 'PlayoutKind', 'Position', 'SEARCH_NODE_BYTES', 'SearchParams', 'Searcher', 'board', 'build_table_seconds', 'can_place_all', 'canonical_key', 'illegal_reason', 'level_simulations', 'max_placeable', 'movegen_seconds', 'observation_planes', 'piece_names', 'piece_orientations', 'piece_sizes', 'play_games', 'random_game', 'random_games_stats', 'solve_pattern', 'solve_solo']
+__all__: list[str] = ['Analysis', 'Board', 'EnvState', 'GameOverError', 'MoveInfo', 'NUM_COLOURS', 'NUM_PIECES', 'PASS', 'PatternPuzzle', 'PLANE_CHANNELS', 'PlayoutKind', 'Position', 'SEARCH_NODE_BYTES', 'SearchParams', 'Searcher', 'board', 'build_table_seconds', 'can_place_all', 'canonical_key', 'illegal_reason', 'layout_key', 'level_simulations', 'max_placeable', 'movegen_seconds', 'observation_planes', 'piece_names', 'piece_orientations', 'piece_sizes', 'play_games', 'random_game', 'random_games_stats', 'solve_pattern', 'solve_solo']
 class Board:
     """
     Geometry and placement table of one board (immutable, shared).
@@ -462,6 +462,9 @@ def can_place_all(start: Position, colours: typing.SupportsInt | typing.Supports
 def canonical_key(arg0: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]]) -> str:
     ...
 def illegal_reason(arg0: typing.SupportsInt | typing.SupportsIndex) -> str:
+    ...
+def layout_key(position: Position) -> bytes:
+    """Canonical key of the layout on the board, equal for layouts alike up to the 12 symmetries and a renaming of colours."""
     ...
 def level_simulations(level: typing.SupportsInt | typing.SupportsIndex) -> int:
     """

@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import itertools
+import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
@@ -17,7 +19,7 @@ from .game import Game
 from .move import Move
 from .variants import Colour, Variant
 
-__all__ = ["SolverError", "SolveStats", "Solution", "solve_solo"]
+__all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
 
 CellLike = Union[int, str]
 
@@ -61,6 +63,13 @@ class Solution:
     @property
     def total_score(self) -> int:
         return sum(self.scores.values())
+
+    @property
+    def key(self) -> bytes:
+        """The final layout's canonical key: equal for two solutions exactly when their layouts
+        are alike up to the board's 12 symmetries and a renaming of colours (what ``count=`` and
+        :func:`iter_solutions` mean by distinct)."""
+        return _core.layout_key(self.game.position)
 
     def to_blksgf(self, path=None, **kwargs) -> str:
         """The solution as a blksgf record (see ``Game.to_blksgf``)."""
@@ -219,3 +228,44 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         return _build(base, out["best"], stats, interrupted)
     sols = [_build(base, s, stats, interrupted) for s in out["solutions"]]
     return sols if sols else [_build(base, out["best"], stats, interrupted)]
+
+
+def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
+                   start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
+                   threads: int = 1, batch: int = 16, triangle_last: bool = True) -> Iterator[Solution]:
+    """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
+    every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
+    The options are :func:`solve_solo`'s.
+
+    The search runs in rounds of ``solve_solo(count=batch)`` with seeds ``seed``, ``seed + 1``, ...,
+    so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
+    in all (``None``: when the caller stops iterating), when a round finds no complete solution
+    new to it (within 60 s, or the time left), or on Ctrl-C.
+
+    >>> from itertools import islice
+    >>> sols = list(islice(iter_solutions(seed=1), 3))
+    >>> [s.complete for s in sols], len({s.key for s in sols})
+    ([True, True, True], 3)
+    """
+    if time_limit is not None:
+        _check_seconds(time_limit)
+    batch = _args.integer("batch", batch, 1, 100_000, SolverError)
+    seed = _args.seed(seed, SolverError)
+    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    seen = set()
+    for round_ in itertools.count():
+        limit = 60.0 if deadline is None else deadline - time.monotonic()
+        if limit <= 0:
+            return
+        found = solve_solo(variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
+                           game=game, seed=(seed + round_) % 2**64, time_limit=limit, threads=threads,
+                           count=batch, triangle_last=triangle_last)
+        new = 0
+        for s in found:
+            if s.complete and s.key not in seen:
+                seen.add(s.key)
+                new += 1
+                yield s
+        if new == 0 or any(s.interrupted for s in found):
+            return
+

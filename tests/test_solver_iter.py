@@ -1,0 +1,75 @@
+"""Many solutions of the solo puzzle: Solution.key (a layout up to the board's symmetries and
+colour renaming) and iter_solutions, which streams distinct complete solutions."""
+
+import itertools
+
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import _core
+
+
+@pytest.fixture(scope="module")
+def solution():
+    s = tf.solve_solo(seed=3, time_limit=30)
+    assert s.complete
+    return s
+
+
+def test_key_is_the_same_under_every_symmetry(solution):
+    for k in range(12):
+        assert _core.layout_key(solution.game.transform(k).position) == solution.key
+
+
+def test_key_is_the_same_under_a_renaming_of_colours(solution):
+    for perm in [(1, 2, 3, 0), (3, 2, 1, 0), (0, 2, 1, 3)]:
+        g = tf.Game(solution.game.variant)
+        for c, m in solution.moves:
+            g.setup(perm[int(c)], m)  # the same pieces on the same cells, another colour each
+        assert _core.layout_key(g.position) == solution.key
+
+
+def test_key_tells_layouts_apart(solution):
+    other = tf.solve_solo(seed=4, time_limit=30)
+    assert other.complete and other.key != solution.key
+    half = solution.game.copy()
+    half.undo()
+    assert _core.layout_key(half.position) != solution.key  # one piece fewer
+
+
+def test_iter_solutions_streams_distinct_legal_solutions():
+    sols = list(itertools.islice(tf.iter_solutions(seed=2, batch=4), 10))
+    assert len(sols) == 10 and len({s.key for s in sols}) == 10
+    for s in sols:
+        assert s.complete and s.total_score == 80
+        replay = tf.Game(s.game.variant, [m for _, m in s.moves])  # legal in turn order
+        assert replay.is_over and replay.scores() == s.scores
+
+
+def test_iter_solutions_is_deterministic_with_one_thread():
+    a = [s.key for s in itertools.islice(tf.iter_solutions(seed=7, batch=3), 7)]
+    b = [s.key for s in itertools.islice(tf.iter_solutions(seed=7, batch=3), 7)]
+    assert a == b
+
+
+def test_iter_solutions_ends_with_its_time_limit():
+    n = sum(1 for _ in tf.iter_solutions(seed=0, time_limit=0.3, variant=tf.Variant.solo(["blue"])))
+    assert n >= 1  # one colour alone: many layouts; the loop ended by itself
+
+
+def test_iter_solutions_from_a_position_with_no_completion_ends_empty():
+    g = tf.random_game(tf.Variant.SOLO, 1)  # random play leaves pieces over
+    assert not g.is_over or any(g.pieces_left(c) for c in g.variant.colours)
+    while g.is_over or len(g.history) > 70:
+        g.undo()
+    r = tf.can_place_all(g, time_limit=10)
+    if r.answer is not False:
+        pytest.skip("this position can still be completed or was not settled")
+    assert list(tf.iter_solutions(game=g, time_limit=1.0)) == []
+
+
+@pytest.mark.parametrize("kw", [dict(batch=0), dict(batch=2.5), dict(time_limit=0), dict(time_limit=float("nan")),
+                                dict(seed=-1), dict(threads=0)])
+def test_bad_options_are_solver_errors(kw):
+    with pytest.raises(tf.SolverError):
+        next(tf.iter_solutions(**kw))
