@@ -10,12 +10,13 @@ Under pytest-benchmark (disabled in ordinary test runs):
 
 Cases: the three ways to choose 4 of the 6 start cells up to symmetry (the two free cells
 opposite, adjacent, or one apart), free start cells, the alternate rule (free starts), three
-colours on the inner board (three-player start rule), and distinct solutions per second (count=).
+colours on the inner board (three-player start rule), and distinct solutions per second (count=, and streamed by iter_solutions).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -29,7 +30,7 @@ START_CASES = {
     "starts_adjacent_free": (2, 3, 4, 5),
     "starts_one_apart_free": (1, 3, 4, 5),
 }
-ALL_CASES = list(START_CASES) + ["free_starts", "alternate", "three_colours_inner", "count"]
+ALL_CASES = list(START_CASES) + ["free_starts", "alternate", "three_colours_inner", "count", "iter"]
 
 
 def _case_kwargs(case: str) -> dict:
@@ -69,6 +70,15 @@ def solutions_per_second(count: int, threads: int, time_limit: float, seed: int 
                 all_bonus=sum(s.complete and s.total_score == 80 for s in sols))
 
 
+def iterated_per_second(count: int, threads: int, time_limit: float, seed: int = 0) -> dict:
+    """iter_solutions streaming ``count`` distinct solutions (rounds of 16, deduplicated)."""
+    t0 = time.perf_counter()
+    sols = list(itertools.islice(tf.iter_solutions(seed=seed, threads=threads, time_limit=time_limit), count))
+    dt = time.perf_counter() - t0
+    return dict(case="iter", threads=threads, count=count, found=len(sols), seconds=dt, per_second=len(sols) / dt,
+                all_bonus=sum(s.total_score == 80 for s in sols), distinct=len({s.key for s in sols}))
+
+
 def headline_figures(seeds=range(5), time_limit: float = 10.0) -> dict:
     """Figures for bench/headline.py: standard rule (free starts) and alternate rule, one thread."""
     std = time_case("free_starts", seeds, 1, time_limit)
@@ -90,8 +100,8 @@ def main(argv=None) -> int:
     rows = []
     for case in args.cases:
         for th in args.threads:
-            if case == "count":
-                r = solutions_per_second(args.count, th, args.time_limit)
+            if case in ("count", "iter"):
+                r = (solutions_per_second if case == "count" else iterated_per_second)(args.count, th, args.time_limit)
                 print(f"{case:22s} threads={th}  {r['found']}/{r['count']} distinct in {r['seconds']:.2f} s "
                       f"= {r['per_second']:.1f}/s  (+80: {r['all_bonus']})", flush=True)
             else:
