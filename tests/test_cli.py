@@ -293,6 +293,19 @@ def test_solve_flow(tmp_path):
     assert out.read_text().startswith("(;")
 
 
+def test_solve_many(tmp_path):
+    out = tmp_path / "sols"
+    r = run_in_process(["solve", "--count", "12", "--out-dir", str(out), "--time-limit", "20"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^12 distinct solutions of 12 in [\d.]+ s \(\d+/s\); scores \+80$", r.stdout, re.M)
+    games = [tf.Game.from_blksgf(p.read_text()) for p in sorted(out.iterdir())]
+    assert len(games) == 12 and all(g.is_over and sum(g.scores().values()) == 80 for g in games)
+    keys = {tf.solver._core.layout_key(g.position) for g in games}
+    assert len(keys) == 12  # distinct up to symmetry and colour renaming
+    r = run_in_process(["solve", "--count", "2", "--out", str(tmp_path / "one.blksgf")])
+    assert r.exit_code != 0 and "--out-dir" in r.output
+
+
 def test_play_hint_and_save(tmp_path):
     path = tmp_path / "g.blksgf"
     r = run_in_process(["play", "--variant", "four", "--level", "1"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -26,19 +27,29 @@ from .group import main
 @click.option("--out", type=click.Path(dir_okay=False), help="Save the solution as a .blksgf record.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the solution (SVG, or PNG by suffix).")
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
-def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path, palette):
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Distinct solutions to find (up to the board's symmetries and colour renaming) within the time limit.")
+@click.option("--out-dir", type=click.Path(file_okay=False), help="With --count: save each solution as DIR/solution-NNNN.blksgf.")
+def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path, palette, count, out_dir):
     """Solve the solo puzzle: place every piece of every colour, single triangle last.
 
     \b
     Examples:
       trigon solve --time-limit 30 --svg solved.svg --out solved.blksgf
       trigon solve --side 8 --alternate --seed 7
+      trigon solve --count 100 --out-dir solutions
     """
     side_n = int(side)
     v = Variant.solo(side=side_n, alternate_rule=alternate)
     cols = None if colours.strip().lower() == "all" else list(parse_colours(colours, v))
     if cols is not None and not cols:
         raise click.BadParameter("no colours to place")
+    if count > 1 or out_dir:
+        if out or svg_path:
+            raise click.UsageError("--out and --svg keep one solution; with --count use --out-dir")
+        _solve_many(Variant.solo(colours=cols, side=side_n, alternate_rule=alternate), count, out_dir, seed,
+                    time_limit, threads)
+        return
     started = time.monotonic()
     done = threading.Event()
 
@@ -75,6 +86,29 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
     if svg_path:
         write_picture(render.solution_svg(solution, palette=palette), svg_path)
         click.echo(f"wrote {svg_path}")
+
+
+def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: float, threads: int) -> None:
+    """``--count``: distinct solutions streamed by iter_solutions, each saved as it comes."""
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    started = time.monotonic()
+    found = []
+    with progress(total=count, unit="solution", desc="solving") as bar:
+        for sol in solver.iter_solutions(variant, seed=seed, time_limit=time_limit, threads=threads):
+            found.append(sol)
+            if out_dir:
+                sol.game.to_blksgf(os.path.join(out_dir, f"solution-{len(found):04d}.blksgf"))
+            bar.update(1)
+            if len(found) >= count:
+                break
+    seconds = time.monotonic() - started
+    scores = sorted({s.total_score for s in found})
+    click.echo(f"{len(found)} distinct solution{'' if len(found) == 1 else 's'} of {count} in {seconds:.1f} s"
+               + (f" ({len(found) / seconds:.0f}/s)" if found and seconds > 0 else "")
+               + (f"; scores {', '.join(f'{x:+d}' for x in scores)}" if found else ""))
+    if out_dir and found:
+        click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')} .. solution-{len(found):04d}.blksgf")
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
