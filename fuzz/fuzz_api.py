@@ -1,5 +1,5 @@
 """Fuzz target: random sequences of Game API calls (play, play out of turn, setup, undo, copy,
-set_turn, legal moves, scores, records, random_game, a tiny search, the solo solver for a few
+set_turn, legal moves, scores, records, pickling, symmetries, random_game, a tiny search, the solo solver for a few
 milliseconds, the exact endgame questions and the pattern solver with tiny limits) on every
 variant, with odd arguments.
 
@@ -9,6 +9,8 @@ equal and independent.
 
     python fuzz/fuzz_api.py fuzz/corpus/api -max_total_time=20
 """
+
+import pickle
 
 import atheris
 import numpy as np
@@ -104,6 +106,11 @@ def check_one(data: bytes) -> None:
                 text = g.to_blksgf()
                 again = tf.Game.from_blksgf(text)
                 assert again.position == g.position, text
+                again = pickle.loads(pickle.dumps(g))  # setups, out-of-turn moves and set_turn included
+                assert again == g and again.history == g.history
+                k = fdp.PickValueInList(list(range(12)) + _ODD)
+                turned = g.transform(k)  # an odd k raises a ValueError here, the game untouched
+                assert turned.scores() == g.scores() and turned.transform(tf.symmetry.inverse(k)) == g
             elif op == 12:  # a tiny search: its move is legal and the game is left alone
                 from trigon_fast import search
 
