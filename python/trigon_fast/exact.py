@@ -121,8 +121,10 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     settles tight endgames; then each colour alone, by a short search for a full layout and else
     :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
     colour, 10% each for several: one that cannot place everything alone decides "no", and
-    single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets 30% of
-    the time to find a witness, and the exhaustive search the rest. The exhaustive search
+    single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
+    of the time to find a witness, and the exhaustive search the rest. The share follows the
+    pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
+    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
@@ -133,10 +135,12 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     much the best layout the guided search found places (``best_layout``, legal in that order):
     what can surely be placed, not a bound on what can.
 
-    ``threads`` >= 2 (with ``heuristic``): after the single colours, the guided search runs on
-    half the threads (at least one) beside the exhaustive search on the rest, both with
-    all the time left, and the first to settle the question stops the other (sooner answers on
-    near-miss endgames). Without ``heuristic`` the exhaustive search has every thread. Its
+    ``threads`` >= 2 (with ``heuristic``): at ten pieces a colour or fewer, after the single
+    colours, the guided search runs on half the threads (at least one) beside the exhaustive
+    search on the rest, both with all the time left, and the first to settle the question stops
+    the other (sooner answers on near-miss endgames); with more, the guided search has every
+    thread for its share, then the exhaustive search. Without ``heuristic`` the exhaustive
+    search has every thread. Its
     threads share out its tree (an idle one takes a busy one's untried moves: a "no" searches
     the same nodes as on one thread); from two exhaustive threads on, half of them take next the
     colour whose reach exceeds the area of its pieces left by least (each order settles some
