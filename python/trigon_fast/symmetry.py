@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+
 import numpy as np
 
 from . import _args, _core
