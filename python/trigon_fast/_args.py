@@ -13,7 +13,7 @@ import numbers
 import operator
 from typing import Type
 
-__all__ = ["MAX_COUNT", "integer", "seed", "seconds", "positive", "real"]
+__all__ = ["MAX_COUNT", "integer", "seed", "side", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
@@ -35,6 +35,11 @@ def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueE
 def seed(value, error: Type[ValueError] = ValueError) -> int:
     """A seed: an integer 0..2**64-1."""
     return integer("seed", value, 0, SEED_MAX, error)
+
+
+def side(value, error: Type[ValueError] = ValueError) -> int:
+    """A board side: 9 (the big board) or 8 (the three-player board)."""
+    return integer("board side", value, 8, 9, error)
 
 
 def seconds(name: str, value, error: Type[ValueError] = ValueError) -> float:

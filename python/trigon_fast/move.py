@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 import re
 from functools import lru_cache
 from typing import Iterable, Tuple, Union
 
-from . import _core
+from . import _args, _core
 from .errors import InvalidMoveError
+from .symmetry import placement_permutation
 
 __all__ = ["Move", "PIECE_NAMES", "PIECE_SIZES", "board"]
 
@@ -20,12 +20,8 @@ _CELL_RE = re.compile(r"^[a-zA-Z]{1,2}[0-9]{1,2}$")
 
 def board(side: int = 9) -> "_core.Board":
     """The shared board table (geometry and placements) of side 9 or 8."""
-    if type(side) is not int:  # the usual plain int costs one test (called per move made)
-        if isinstance(side, bool) or not isinstance(side, numbers.Integral):
-            raise ValueError(f"board side must be 9 or 8, not {side!r}")
-        side = int(side)  # numpy integers
-    if side != 9 and side != 8:
-        raise ValueError(f"board side must be 9 or 8, not {side!r}")
+    if type(side) is not int or (side != 9 and side != 8):  # a plain 9 or 8 costs two tests (per move made)
+        side = _args.side(side)
     return _core.board(side)
 
 
@@ -81,8 +77,8 @@ class Move:
 
     def __init__(self, id: int, side: int = 9) -> None:
         b = board(side)
-        if type(id) is not int and (isinstance(id, bool) or not isinstance(id, numbers.Integral)):
-            raise InvalidMoveError(f"a placement id is an integer, not {id!r}")
+        if type(id) is not int:  # numpy integers; anything else an InvalidMoveError
+            id = _args.integer("a placement id", id, 0, b.num_placements - 1, InvalidMoveError)
         if not 0 <= id < b.num_placements:
             raise InvalidMoveError(f"placement id {id!r} out of range 0..{b.num_placements - 1}")
         self._id = int(id)
@@ -176,8 +172,6 @@ class Move:
     def transform(self, k: int) -> "Move":
         """This placement under board symmetry ``k`` (0..11: ``k % 6`` turns by 60 degrees, after
         a reflection when ``k >= 6``; see :mod:`trigon_fast.symmetry`)."""
-        from .symmetry import placement_permutation
-
         return Move(int(placement_permutation(k, self._side)[self._id]), self._side)
 
     @property

@@ -199,7 +199,7 @@ def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
 
 
 def _check_side(side) -> int:
-    return _args.integer("board side", side, 8, 9, SolverError)
+    return _args.side(side, SolverError)
 
 
 def _result(out: dict, cells: List[int], side: int) -> PatternResult:

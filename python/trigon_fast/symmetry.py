@@ -44,7 +44,7 @@ def check(k) -> int:
 
 
 def _side(side) -> int:
-    return _args.integer("side", side, 8, 9, TrigonError)
+    return _args.side(side, TrigonError)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -88,7 +88,7 @@ class Variant:
         if self.side_override is not None:
             if self.kind != "solo":
                 raise ValueError("side can be chosen (8 or 9) only for a solo game")
-            side = _args.integer("side", self.side_override, 8, 9)
+            side = _args.side(self.side_override)
             object.__setattr__(self, "side_override", None if side == 9 else side)  # 9: the default board
         if self.colours_override is not None:
             if self.kind != "solo":
@@ -104,7 +104,7 @@ class Variant:
 
         ``colours``: one colour or several, each a ``Colour``, an index or a name."""
         if colours is not None:
-            single = isinstance(colours, (str, Colour)) or not hasattr(colours, "__iter__")
+            single = isinstance(colours, str) or not hasattr(colours, "__iter__")  # a name, a Colour or an index
             colours = (colours,) if single else tuple(colours)
         return cls("solo", alternate_rule=alternate_rule, colours_override=colours, side_override=side)
 
