@@ -8,7 +8,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, symmetry
 from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
 from .variants import Colour, Variant
@@ -346,19 +346,17 @@ class Game:
         return steps, int(self._pos.to_move)
 
     def __reduce__(self):
-        # A game pickles as its variant and its steps; loading replays them (_unpickle_game).
+        # A game pickles as its variant and its steps; loading replays them.
         steps, to_move = self._steps()
-        return (_unpickle_game, (self.variant, steps, to_move))
+        return (_game_from_steps, (self.variant, steps, to_move))
 
     def transform(self, k: int) -> "Game":
         """A new game: this one with every placement (setups included) under board symmetry
         ``k`` (0..11, see :mod:`trigon_fast.symmetry`), the same colours and turn. Every rule is
         symmetric, so it is as legal as this one (each placement is checked again)."""
-        from . import symmetry
-
         perm = symmetry.placement_permutation(k, self.variant.side)
         steps, to_move = self._steps()
-        return _unpickle_game(self.variant, tuple((c, int(perm[i]), s, b) for c, i, s, b in steps), to_move)
+        return _game_from_steps(self.variant, tuple((c, int(perm[i]), s, b) for c, i, s, b in steps), to_move)
 
     # -- text ----------------------------------------------------------------------------------
     @_exclusive
@@ -427,9 +425,9 @@ def _column_name(x: int) -> str:
     return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)
 
 
-def _unpickle_game(variant: Variant, steps, to_move: int) -> Game:
-    """Rebuilds a pickled :class:`Game` (see ``Game.__reduce__``); every placement is checked
-    again, so a tampered pickle raises the usual errors rather than making a corrupt game."""
+def _game_from_steps(variant: Variant, steps, to_move: int) -> Game:
+    """Replays ``Game._steps`` (unpickling, ``Game.transform``); every placement is checked again,
+    so a tampered pickle raises the usual errors rather than making a corrupt game."""
     g = Game(variant)
     for i, (c, move_id, setup, before) in enumerate(steps):
         if g._pos.to_move != before:

@@ -88,9 +88,8 @@ class Analysis:
             head += " (forced)"
         else:
             head += f" (value {self.value[int(self.colour)]:.3f})"
-        flags = "".join(f", {f}" for f in ("interrupted",) if self.interrupted)
         return (f"<Analysis {head}, {len(self.moves)} moves searched, {self.simulations} simulations,"
-                f" {self.seconds:.3f} s{flags}>")
+                f" {self.seconds:.3f} s{', interrupted' if self.interrupted else ''}>")
 
     @property
     def simulations_per_second(self) -> float:

@@ -268,4 +268,3 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
                 yield s
         if new == 0 or any(s.interrupted for s in found):
             return
-
