@@ -165,8 +165,8 @@ void set_best_layout(ExactResult& r, const Position& start, std::vector<std::pai
 // search looks for either answer, both with all the time left; the first to settle it stops the
 // other. (One after the other, a near-miss endgame's "yes" can need more than the guided
 // search's 30%, and a "no" more than the exhaustive 70%.) Each gets half the threads (the guided
-// search at least one): at a dozen pieces a colour a "yes" is the guided search's, whose runs'
-// times spread widely with the seed, at ten a "no" the exhaustive search's.
+// search at least one). Only at ten pieces a colour or fewer, where a "no" is the exhaustive
+// search's to find; with more, the guided search runs first on every thread (guided_share).
 ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop,
                                      Clock::time_point t0, ExactResult r) {
     const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
