@@ -33,6 +33,7 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     stack_.assign(depth, start);
     excl_.assign(depth, {});
     cover_count_.assign(n, 0);
+    local_bit_.assign(kMaxCells, -1);  // (kNoCell included)
     wit_.resize(depth);
     for (auto& w : wit_[0]) w.fill(kNone);
     lists_.resize(depth);
@@ -169,13 +170,16 @@ int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumCol
     int small_cover[4] = {};    // per part size 1..3: the parts' best covers added up
     int singles[16] = {};       // 1-cell parts, by the colours whose triangle can cover them
     std::uint32_t have[4] = {};  // per size 1..3: the colours that still have that piece
-    int mid_all = 0, mid_big = 0, mid_six = 0, mid_area = 0;
+    int mid_all = 0, mid_big = 0, mid_five = 0, mid_six = 0, mid_area = 0, mid_four = 0;
     for (int c = 0; c < kNumColours; ++c)
         if (reaches[c].any()) {
             for (int s = 1; s <= 3; ++s)
                 if (P.pieces_left(c) >> small_piece_[s] & 1) have[s] |= 1u << c;
             for (std::uint32_t l = P.pieces_left(c); l; l &= l - 1)
-                if (const int s = size_[std::countr_zero(l)]; s == 4 || s == 5) mid_area += s;
+                if (const int s = size_[std::countr_zero(l)]; s == 4 || s == 5) {
+                    mid_area += s;
+                    if (s == 4) mid_four += s;
+                }
         }
     Bitboard left = all_reach;
     while (left.any()) {
@@ -203,6 +207,7 @@ int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumCol
         }
         mid_all += pc.all;
         mid_big += pc.big;
+        mid_five += pc.five;
         mid_six += pc.six;
     }
     // 1-cell parts covered: a largest matching of parts to triangles (Koenig: a smallest
@@ -219,11 +224,12 @@ int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumCol
     const int x1 = std::min(small_cover[1], matched);
     const int x12 = std::min(x1 + small_cover[2], n1 + 2 * n2);
     // The parts of 4 to kSmallPart cells: their best packings; or with pieces of 4 or more
-    // triangles at most mid_big, the rest by pieces of 1 to 3; or with hexiamonds at most
-    // mid_six, the rest by pieces of 4 or 5 triangles (mid_area of them left) and 1 to 3.
+    // triangles at most mid_big, the rest by pieces of 1 to 3; or with pieces of 5 or 6 at most
+    // mid_five, the rest by pieces of 4 (mid_four of them left) and 1 to 3; or with hexiamonds at
+    // most mid_six, the rest by pieces of 4 or 5 triangles (mid_area) and 1 to 3.
     const int small_parts = x12 + small_cover[3];
     return bound + std::min(small_parts + mid_all,
-                            std::min(mid_big, mid_six + mid_area) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
+                            std::min({mid_big, mid_five + mid_four, mid_six + mid_area}) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
 }
 
 PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
@@ -236,7 +242,7 @@ PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int
     std::uint64_t h = 0x9E3779B97F4A7C15ull * (key.cells[0] + 1) + static_cast<std::uint64_t>(n);
     for (int c = 0; c < kNumColours; ++c) {
         for (int i = 0; i < n; ++i)
-            if (reaches[c].test(key.cells[i])) key.reach[c] |= static_cast<std::uint16_t>(1u << i);
+            if (reaches[c].test(key.cells[i])) key.reach[c] |= 1u << i;
         key.pieces[c] = key.reach[c] ? P.pieces_left(c) & fits : 0;
         h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
     }
@@ -264,46 +270,103 @@ PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int
 }
 
 PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
+    // The part's cells become bits 0..n-1 in board order, so a placement's lowest cell is its
+    // lowest bit; its placements inside the part (and the colours that may use each) are listed
+    // once by that bit, and the packings run on 32-bit masks.
+    int cells[kSmallPart];
+    int k = 0;
+    part.for_each([&](int x) {
+        local_bit_[x] = static_cast<std::int8_t>(k);
+        cells[k++] = x;
+    });
+    std::uint32_t reach_bits[kNumColours] = {};
+    for (int c = 0; c < kNumColours; ++c)
+        for (int i = 0; i < n; ++i) reach_bits[c] |= static_cast<std::uint32_t>(reaches[c].test(cells[i])) << i;
+    packs_.clear();
+    for (int i = 0; i < n; ++i) {
+        pack_first_[i] = static_cast<int>(packs_.size());
+        std::uint8_t reached = 0;  // the colours reaching this cell
+        for (int c = 0; c < kNumColours; ++c) reached |= static_cast<std::uint8_t>((reach_bits[c] >> i & 1) << c);
+        if (!reached) continue;
+        for (int p = 0; p < kNumPieces; ++p) {
+            if (size_[p] > n) continue;
+            std::uint8_t may = 0;  // and have the piece left
+            for (int c = 0; c < kNumColours; ++c) may |= static_cast<std::uint8_t>((P.pieces_left(c) >> p & 1) << c);
+            may &= reached;
+            if (!may) continue;
+            const auto [first, last] = t_.anchored(cells[i], p);
+            for (int id = first; id < last; ++id) {
+                const Placement& pl = t_.placement(id);
+                std::uint32_t m = 0;
+                int j = 0;
+                for (; j < pl.size; ++j) {
+                    const int b = local_bit_[pl.cells[j]];
+                    if (b < 0) break;
+                    m |= 1u << b;
+                }
+                if (j < pl.size) continue;  // not inside the part
+                std::uint8_t colours = 0;
+                for (int c = 0; c < kNumColours; ++c) colours |= static_cast<std::uint8_t>(((may >> c & 1) && !(m & ~reach_bits[c])) << c);
+                if (!colours) continue;
+                std::uint32_t adj = 0;  // the part's cells at an edge of it
+                for (j = 0; j < pl.size; ++j)
+                    for (const std::uint16_t y : edge_nb_[pl.cells[j]])
+                        if (local_bit_[y] >= 0) adj |= 1u << local_bit_[y];  // (-1 at kNoCell)
+                packs_.push_back({m, adj & ~m, static_cast<std::uint8_t>(p), colours});
+            }
+        }
+    }
+    pack_first_[n] = static_cast<int>(packs_.size());
+    part.for_each([&](int x) { local_bit_[x] = -1; });
+
     PartCovers out;
-    std::array<std::uint32_t, kNumColours> used{};
-    for (int min_size : {1, 4, 6}) {
+    const std::uint32_t full = n == 32 ? ~0u : (1u << n) - 1;
+    int cap = n;  // a pass with bigger pieces covers no more than the one before
+    for (int min_size : {1, 4, 5, 6}) {
         best_cover_ = 0;
         min_size_ = min_size;
-        if (min_size <= n) cover_part(P, part, n, Bitboard{}, 0, reaches, used);
-        (min_size == 1 ? out.all : min_size == 4 ? out.big : out.six) = static_cast<std::int16_t>(best_cover_);
+        // most_sum_[v]: the most triangles, at most v, that pieces of min_size or more can add up to.
+        for (int v = 0, best = 0; v <= kSmallPart; ++v) {
+            bool sum = v == 0;
+            for (int s = std::max(min_size, 1); s <= std::min(v, kMaxPieceSize) && !sum; ++s) sum = most_sum_[v - s] == v - s;
+            most_sum_[v] = best = sum ? v : best;
+        }
+        cap = most_sum_[cap];
+        std::uint32_t usable = 0;  // cells some placement of this pass covers: the others start skipped
+        for (const LocalPlacement& lp : packs_)
+            if (size_[lp.piece] >= min_size) usable |= lp.cells;
+        if (usable && min_size <= cap) {
+            std::array<std::uint32_t, kNumColours> used{}, own{};
+            cover_part(full & ~usable, full, 0, cap, used, own);
+        }
+        cap = best_cover_;
+        (min_size == 1 ? out.all : min_size == 4 ? out.big : min_size == 5 ? out.five : out.six) = static_cast<std::int16_t>(best_cover_);
     }
     return out;
 }
 
-void ExactSearch::cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
-                             const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used) {
+void ExactSearch::cover_part(std::uint32_t done, std::uint32_t full, int covered, int cap,
+                             std::array<std::uint32_t, kNumColours>& used, std::array<std::uint32_t, kNumColours>& own) {
     best_cover_ = std::max(best_cover_, covered);
-    const Bitboard open = part - done;
-    if (open.none() || best_cover_ == n || covered + open.count() <= best_cover_) return;
-    const int x = open.first();
-    for (int c = 0; c < kNumColours; ++c) {
-        if (!reaches[c].test(x)) continue;
-        const Bitboard room = open & reaches[c];
-        const int fits = room.count();
-        for (std::uint32_t l = P.pieces_left(c) & ~used[c]; l; l &= l - 1) {
-            const int p = std::countr_zero(l);
-            if (size_[p] > fits || size_[p] < min_size_) continue;
-            const auto [first, last] = t_.anchored(x, p);
-            for (int id = first; id < last; ++id) {
-                const Bitboard& cells = t_.cells_mask(id);
-                if ((cells - room).any() || t_.adj_mask(id).intersects(own_[c])) continue;
-                used[c] |= 1u << p;
-                own_[c] |= cells;
-                cover_part(P, part, n, done | cells, covered + size_[p], reaches, used);
-                own_[c] -= cells;
-                used[c] &= ~(1u << p);
-                if (best_cover_ == n) return;
-            }
+    const std::uint32_t open = full & ~done;
+    if (!open || best_cover_ == cap || covered + most_sum_[std::popcount(open)] <= best_cover_) return;
+    const int x = std::countr_zero(open);
+    for (int i = pack_first_[x]; i < pack_first_[x + 1]; ++i) {
+        const LocalPlacement& lp = packs_[i];
+        const int p = lp.piece;
+        if ((lp.cells & done) || size_[p] < min_size_) continue;
+        for (std::uint32_t cs = lp.colours; cs; cs &= cs - 1) {
+            const int c = std::countr_zero(cs);
+            if ((used[c] >> p & 1) || (lp.adj & own[c])) continue;
+            used[c] |= 1u << p;
+            own[c] |= lp.cells;
+            cover_part(done | lp.cells, full, covered + size_[p], cap, used, own);
+            own[c] &= ~lp.cells;
+            used[c] &= ~(1u << p);
+            if (best_cover_ == cap) return;
         }
     }
-    Bitboard skip = done;
-    skip.set(x);
-    cover_part(P, part, n, skip, covered, reaches, used);
+    cover_part(done | (1u << x), full, covered, cap, used, own);
 }
 
 void ExactSearch::hand_over(int d) {

@@ -26,8 +26,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint16_t kNone = kNoFit;  // no placement (a witness not yet found)
 constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
-constexpr int kSmallPart = 16;                   // parts of reach up to this many cells get their best packing
-constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (64 bytes each)
+constexpr int kSmallPart = 20;                   // parts of reach up to this many cells get their best packing
+constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (84 bytes each)
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
 // A 128-bit key: two independent 64-bit hashes.
@@ -157,15 +157,15 @@ private:
     std::atomic<bool> hungry_{false};
 };
 
-// A small part's best packings: with any pieces, with pieces of 4 or more triangles, with hexiamonds.
+// A small part's best packings: with any pieces, with pieces of 4 or more triangles, of 5 or more, with hexiamonds.
 struct PartCovers {
-    std::int16_t all = 0, big = 0, six = 0;
+    std::int16_t all = 0, big = 0, five = 0, six = 0;
 };
 
 // What a small part's best packings depend on, the cache's key.
 struct PartKey {
     std::uint16_t cells[kSmallPart];   // a small part's cells, in order (the rest 0)
-    std::uint16_t reach[kNumColours];  // per colour: which of them it reaches
+    std::uint32_t reach[kNumColours];  // per colour: which of them it reaches
     std::uint32_t pieces[kNumColours];  // and its pieces left that fit (0 if none reached)
 };
 
@@ -292,15 +292,17 @@ private:
     // everything they depend on (most parts outlive many nodes).
     PartCovers part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
 
-    // A small part's three best packings.
+    // A small part's four best packings: its placements listed once (packs_), then one
+    // cover_part per smallest piece size, each stopping at the one before's best.
     PartCovers pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
 
-    // The best packing of a small part (best_cover_): its lowest open cell is either left empty
-    // or covered by a placement anchored there, of any colour reaching all its cells, each
-    // colour's piece once, no two pieces of a colour sharing an edge (a part only one colour reaches
-    // is seldom filled: its pieces must be apart). Other rules are left out: a bound is all it needs.
-    void cover_part(const Position& P, const Bitboard& part, int n, const Bitboard& done, int covered,
-                    const std::array<Bitboard, kNumColours>& reaches, std::array<std::uint32_t, kNumColours>& used);
+    // The best packing of a small part (best_cover_, stopping at cap): its lowest open cell is
+    // either left empty or covered by a placement anchored there (packs_), of any colour reaching
+    // all its cells, each colour's piece once, no two pieces of a colour sharing an edge (a part
+    // only one colour reaches is seldom filled: its pieces must be apart). Other rules are left
+    // out: a bound is all it needs. Masks are the part's cells as bits (pack_part).
+    void cover_part(std::uint32_t done, std::uint32_t full, int covered, int cap,
+                    std::array<std::uint32_t, kNumColours>& used, std::array<std::uint32_t, kNumColours>& own);
 
     // Another worker waits: the moves not yet tried at the shallowest depth that has some (the
     // biggest shares of the tree) become tasks, each its own subtree; this search goes on with
@@ -373,8 +375,16 @@ private:
     std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
     std::size_t evicted_ = 0;           // entries overwritten since it last grew
     int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
+    // A small part's placements, its cells as bits: cells, the cells at an edge, the piece, the colours that may use it.
+    struct LocalPlacement {
+        std::uint32_t cells, adj;
+        std::uint8_t piece, colours;
+    };
+    std::vector<LocalPlacement> packs_;      // pack_part's placements inside the part, by lowest bit
+    int pack_first_[kSmallPart + 1] = {};    // and where each bit's start
+    std::vector<std::int8_t> local_bit_;     // per board cell: its bit in the part being packed (-1 outside)
+    int most_sum_[kSmallPart + 1] = {};      // cover_part's pieces: the most triangles they add up to within v
     int best_cover_ = 0;                     // cover_part's best so far
-    std::array<Bitboard, kNumColours> own_{};  // and the cells of each colour in its packing
     int min_size_ = 1;                       // and the smallest piece it may use
     // The residual problems met (all-placed: each settled "no", or an ancestor's, or with moves
     // handed over to the pool, which searches them before the pool can answer "no"). Each thread
