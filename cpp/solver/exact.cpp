@@ -22,9 +22,12 @@ constexpr double kQuickShare = 0.004;        // and its share of the time limit
 constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed search before branch and bound
 constexpr double kGuidedAloneSeconds = 0.05;     // max_placeable's guided dives: at most this long
 constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
+constexpr double kGuidedMinSeconds = 0.02;        // can_place_all: a turn of the guided search at least
+constexpr long long kMaxTurnNodes = 1LL << 50;    // (the exhaustive turns' budgets stop growing here)
 
-// One thread's split of the time between the guided search (first) and the exhaustive search:
-// the guided search's share by the pieces each colour asked has left, on average. At ten or
+// One thread's split of the time between the guided search and the exhaustive search (taking
+// turns at ten pieces or fewer, the guided search first above): the guided search's share by the
+// pieces each colour asked has left, on average. At ten or
 // fewer the exhaustive search settles "no"s within seconds; from twelve on it settles nothing
 // in minutes, while the guided search finds more "yes"es the longer it runs (near misses at
 // twelve left, 5 s: 14 of 20 at 30%, 17 of 20 with all the time).
@@ -300,34 +303,87 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     if (options.heuristic && options.threads >= 2 && share <= 0.5)
         return guided_beside_exhaustive(start, options, stop, t0, r);
     const int threads = std::min(options.threads, 64);
-    if (options.heuristic) {
-        // A "yes" is usually found far sooner by the solo solver's guided search.
-        SoloSearch heuristic(start, guided_options(options, options.time_limit > 0 ? options.time_limit * share : 5.0, threads));
-        heuristic.start();
-        while (!heuristic.wait_for(0.01))
-            if (stop && stop->load()) heuristic.stop();
-        heuristic.join();
-        auto sols = heuristic.solutions();
-        if (!sols.empty()) {
+    if (!options.heuristic) {
+        ExactOptions rest = options;
+        if (rest.time_limit > 0) rest.time_limit = std::max(0.01, options.time_limit - since(t0));
+        const Exhaustive e = exhaustive_both_orders(start, rest, stop, threads);
+        r.answer = e.answer;
+        r.proven = r.answer >= 0;
+        if (r.answer == 1) r.witness = e.witness;
+        r.nodes += e.nodes;
+        r.seconds = since(t0);
+        return r;
+    }
+    // With more than ten pieces a colour the guided search (a "yes" is usually found far sooner
+    // by it) runs first, for its share of the time, then the exhaustive search. With ten or
+    // fewer they take turns: the exhaustive search with 8 times the nodes each turn, from the
+    // start again (a turn repeats at most a seventh of the work), the guided search for its share
+    // against the exhaustive's time before it, each turn its own seed. So a "no" the exhaustive
+    // search settles in a second is not kept waiting behind the guided search's whole share (3 s
+    // of the default 10 s).
+    const bool turns = share <= 0.5;
+    const double ratio = share / (1.0 - share);
+    double exhaustive_seconds = since(t0), guided_seconds = 0;  // (the quick stage's, at first)
+    long long budget = kQuickNodes;
+    std::vector<std::pair<int, int>> best;
+    int best_area = -1;
+    for (std::uint64_t turn = 0;; ++turn) {
+        const double left = options.time_limit > 0 ? options.time_limit - since(t0) : 1e9;
+        if (left <= 0 || (stop && stop->load())) break;
+        // (With a time limit, the exhaustive turns leave the guided search its share of it.)
+        const double reserved = std::max(0.0, options.time_limit * share - guided_seconds);
+        const double slice = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
+                             : options.time_limit > 0 && left - reserved < kGuidedMinSeconds ? left
+                                                     : std::max(kGuidedMinSeconds, ratio * exhaustive_seconds);
+        SoloOptions so = guided_options(options, std::min(left, slice), threads);
+        so.seed = turn;
+        SoloSearch guided(start, so);
+        const auto tg = Clock::now();
+        guided.start();
+        while (!guided.wait_for(0.01))
+            if (stop && stop->load()) guided.stop();
+        guided.join();
+        guided_seconds += since(tg);
+        r.nodes += guided.stats().nodes;
+        if (auto sols = guided.solutions(); !sols.empty()) {
             r.answer = 1;
             r.proven = true;
             r.witness = sols.front().moves;
-            r.nodes += heuristic.stats().nodes;
-            r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            r.seconds = since(t0);
             return r;
         }
-        r.nodes += heuristic.stats().nodes;
-        set_best_layout(r, start, heuristic.best_partial_moves());
+        if (auto layout = guided.best_partial_moves(); layout_triangles(start, layout) > best_area) {
+            best_area = layout_triangles(start, layout);
+            best = std::move(layout);
+        }
+        ExactOptions rest = options;
+        if (options.time_limit > 0)
+            rest.time_limit = options.time_limit - since(t0) - (turns ? std::max(0.0, options.time_limit * share - guided_seconds) : 0.0);
+        if (stop && stop->load()) break;
+        if (options.time_limit > 0 && rest.time_limit <= 0) {
+            if (turns && options.time_limit - since(t0) > 0) continue;  // (the guided search's time left)
+            break;
+        }
+        budget = turns ? std::min(budget * 8, kMaxTurnNodes) : 0;  // (0: no limit but the options')
+        rest.node_limit = options.node_limit > 0 && budget > 0 ? std::min(options.node_limit, budget)
+                                                               : std::max(options.node_limit, budget);
+        const auto t = Clock::now();
+        const Exhaustive e = exhaustive_both_orders(start, rest, stop, threads);
+        exhaustive_seconds = since(t);
+        r.nodes += e.nodes;
+        if (e.answer >= 0) {
+            r.answer = e.answer;
+            r.proven = true;
+            if (r.answer == 1) r.witness = e.witness;
+            r.seconds = since(t0);
+            return r;
+        }
+        if (!turns || (options.node_limit > 0 && budget >= options.node_limit)) break;  // (its last turn)
     }
-    ExactOptions rest = options;
-    if (rest.time_limit > 0)
-        rest.time_limit = std::max(0.01, options.time_limit - std::chrono::duration<double>(Clock::now() - t0).count());
-    Exhaustive e = exhaustive_both_orders(start, rest, stop, threads);
-    r.answer = e.answer;
-    r.proven = r.answer >= 0;
-    if (r.answer == 1) r.witness = std::move(e.witness);
-    r.nodes += e.nodes;
-    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.answer = -1;
+    r.proven = false;
+    set_best_layout(r, start, std::move(best));
+    r.seconds = since(t0);
     return r;
 }
 

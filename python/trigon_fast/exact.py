@@ -124,11 +124,15 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
     of the time to find a witness, and the exhaustive search the rest. The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
-    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. The exhaustive search
+    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. At ten or
+    fewer the two take turns, the exhaustive search with 8 times the nodes each turn (so a quick
+    "no" does not wait for the guided search's whole share); above, the guided search comes
+    first. The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
-    (pockets of up to 16 cells count only their best packing, a colour's pieces kept apart) are
+    (pockets of up to 20 cells count only their best packings, a colour's pieces kept apart,
+    also with pieces of 4, 5 and 6 triangles or more only, the rest by the smaller pieces left) are
     fewer than their area; and it skips a residual problem it met before (every colour with the
     same pieces left, free cells in its reach and attach points there). ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
