@@ -700,7 +700,7 @@ def test_can_place_all_threads_prove_a_near_miss_no(threads):
 
 def test_can_place_all_one_thread_takes_turns_below_eleven_pieces():
     # At ten pieces a colour or fewer the guided and exhaustive searches take turns on one
-    # thread, the exhaustive search with 8 times the nodes each turn: this "no" (about 50,000
+    # thread, the exhaustive search pausing each time its nodes double: this "no" (about 50,000
     # nodes) comes within a second, not after the guided search's 30% of a long time limit
     # (180 s of 600 when the guided search ran first). The bound is loose on purpose.
     g = _near_miss(10, left=4)

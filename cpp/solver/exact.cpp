@@ -23,7 +23,6 @@ constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed sear
 constexpr double kGuidedAloneSeconds = 0.05;     // max_placeable's guided dives: at most this long
 constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
 constexpr double kGuidedMinSeconds = 0.02;        // can_place_all: a turn of the guided search at least
-constexpr long long kMaxTurnNodes = 1LL << 50;    // (the exhaustive turns' budgets stop growing here)
 
 // One thread's split of the time between the guided search and the exhaustive search (taking
 // turns at ten pieces or fewer, the guided search first above): the guided search's share by the
@@ -314,75 +313,79 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         r.seconds = since(t0);
         return r;
     }
-    // With more than ten pieces a colour the guided search (a "yes" is usually found far sooner
-    // by it) runs first, for its share of the time, then the exhaustive search. With ten or
-    // fewer they take turns: the exhaustive search with 8 times the nodes each turn, from the
-    // start again (a turn repeats at most a seventh of the work), the guided search for its share
-    // against the exhaustive's time before it, each turn its own seed. So a "no" the exhaustive
-    // search settles in a second is not kept waiting behind the guided search's whole share (3 s
-    // of the default 10 s).
-    const bool turns = share <= 0.5;
-    const double ratio = share / (1.0 - share);
-    double exhaustive_seconds = since(t0), guided_seconds = 0;  // (the quick stage's, at first)
-    long long budget = kQuickNodes;
+    // The guided search (a "yes" is usually found far sooner by it) gets its share of the time:
+    // with more than ten pieces a colour first, then the exhaustive search; with ten or fewer
+    // (threads == 1 here) they take turns, the exhaustive search pausing at 40,000 nodes and each
+    // time its nodes double for a turn of the guided search (its share against the exhaustive
+    // search's time since the last turn; each turn its own seed). So a "no" that the exhaustive
+    // search settles in a tenth of a second is not kept waiting behind the guided search's whole
+    // share (3 s of the default 10 s), and no exhaustive work is repeated.
     std::vector<std::pair<int, int>> best;
     int best_area = -1;
-    for (std::uint64_t turn = 0;; ++turn) {
-        const double left = options.time_limit > 0 ? options.time_limit - since(t0) : 1e9;
-        if (left <= 0 || (stop && stop->load())) break;
-        // (With a time limit, the exhaustive turns leave the guided search its share of it.)
-        const double reserved = std::max(0.0, options.time_limit * share - guided_seconds);
-        const double slice = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
-                             : options.time_limit > 0 && left - reserved < kGuidedMinSeconds ? left
-                                                     : std::max(kGuidedMinSeconds, ratio * exhaustive_seconds);
-        SoloOptions so = guided_options(options, std::min(left, slice), threads);
-        so.seed = turn;
+    std::uint64_t turn = 0;
+    // A turn of the guided search: true when it found a layout (r then says yes).
+    auto guided_turn = [&](double seconds) {
+        SoloOptions so = guided_options(options, seconds, threads);
+        so.seed = turn++;
         SoloSearch guided(start, so);
-        const auto tg = Clock::now();
         guided.start();
         while (!guided.wait_for(0.01))
             if (stop && stop->load()) guided.stop();
         guided.join();
-        guided_seconds += since(tg);
         r.nodes += guided.stats().nodes;
         if (auto sols = guided.solutions(); !sols.empty()) {
             r.answer = 1;
             r.proven = true;
             r.witness = sols.front().moves;
-            r.seconds = since(t0);
-            return r;
+            return true;
         }
         if (auto layout = guided.best_partial_moves(); layout_triangles(start, layout) > best_area) {
             best_area = layout_triangles(start, layout);
             best = std::move(layout);
         }
-        ExactOptions rest = options;
-        if (options.time_limit > 0)
-            rest.time_limit = options.time_limit - since(t0) - (turns ? std::max(0.0, options.time_limit * share - guided_seconds) : 0.0);
-        if (stop && stop->load()) break;
-        if (options.time_limit > 0 && rest.time_limit <= 0) {
-            if (turns && options.time_limit - since(t0) > 0) continue;  // (the guided search's time left)
-            break;
-        }
-        budget = turns ? std::min(budget * 8, kMaxTurnNodes) : 0;  // (0: no limit but the options')
-        rest.node_limit = options.node_limit > 0 && budget > 0 ? std::min(options.node_limit, budget)
-                                                               : std::max(options.node_limit, budget);
-        const auto t = Clock::now();
-        const Exhaustive e = exhaustive_both_orders(start, rest, stop, threads);
-        exhaustive_seconds = since(t);
-        r.nodes += e.nodes;
-        if (e.answer >= 0) {
-            r.answer = e.answer;
-            r.proven = true;
-            if (r.answer == 1) r.witness = e.witness;
-            r.seconds = since(t0);
-            return r;
-        }
-        if (!turns || (options.node_limit > 0 && budget >= options.node_limit)) break;  // (its last turn)
+        return false;
+    };
+    auto time_left = [&] { return options.time_limit > 0 ? options.time_limit - since(t0) : 1e9; };
+    const bool turns = share <= 0.5;
+    const double ratio = share / (1.0 - share);
+    const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
+                                : std::max(kGuidedMinSeconds, ratio * since(t0));  // (against the stages before)
+    if (guided_turn(std::min(first, std::max(0.01, time_left())))) {
+        r.seconds = since(t0);
+        return r;
     }
-    r.answer = -1;
-    r.proven = false;
-    set_best_layout(r, start, std::move(best));
+    ExactOptions rest = options;
+    if (options.time_limit > 0) rest.time_limit = std::max(0.01, time_left());
+    bool yes = false;  // an interlude's guided turn found a layout
+    Exhaustive e;
+    if (turns && threads == 1) {
+        ExactSearch s(start, rest.colours, ExactSearch::Mode::AllPlaced, rest, stop);
+        auto mark = Clock::now();  // the exhaustive search's time since the last turn starts here
+        s.set_interlude(2 * kQuickNodes, [&] {
+            if (stop && stop->load()) return false;
+            yes = guided_turn(std::min(std::max(kGuidedMinSeconds, ratio * std::chrono::duration<double>(Clock::now() - mark).count()),
+                                       std::max(0.01, time_left())));
+            mark = Clock::now();
+            return yes;
+        });
+        const bool found = s.run();
+        e.nodes = s.nodes();
+        if (!s.aborted()) {
+            e.answer = found ? 1 : 0;
+            if (found) e.witness = s.witness();
+        }
+    } else {
+        e = exhaustive_both_orders(start, rest, stop, threads);
+    }
+    r.nodes += e.nodes;
+    if (yes) {
+        r.seconds = since(t0);
+        return r;
+    }
+    r.answer = e.answer;
+    r.proven = r.answer >= 0;
+    if (r.answer == 1) r.witness = std::move(e.witness);
+    if (!r.proven) set_best_layout(r, start, std::move(best));
     r.seconds = since(t0);
     return r;
 }

@@ -442,6 +442,10 @@ bool ExactSearch::out_of_budget() {
         if ((stop_ && stop_->load()) || (halt_ && halt_->load()) || (opt_.node_limit > 0 && all > opt_.node_limit) ||
             (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit))
             aborted_ = true;
+        if (!aborted_ && interlude_ && nodes_ >= next_interlude_) {
+            next_interlude_ *= 2;
+            aborted_ = interlude_();
+        }
     } else if (!shared_nodes_ && opt_.node_limit > 0 && nodes_ > opt_.node_limit) {
         aborted_ = true;
     }

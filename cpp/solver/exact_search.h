@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -221,6 +222,14 @@ public:
         shared_nodes_ = nodes;
     }
 
+    // From `first` nodes on, and again each time the nodes double, the search pauses for
+    // `interlude` (on this thread; can_place_all runs the guided search there); true from it ends
+    // the search (aborted: the interlude settled the question).
+    void set_interlude(long long first, std::function<bool()> interlude) {
+        next_interlude_ = first;
+        interlude_ = std::move(interlude);
+    }
+
     // The small parts' packings go to (and come from) this cache instead of its own.
     void share_cache(SharedPartCache* cache) { shared_cache_ = cache; }
 
@@ -395,6 +404,8 @@ private:
     int placed_ = 0, best_area_ = 0;
     long long nodes_ = 0;
     bool aborted_ = false;
+    std::function<bool()> interlude_;  // set_interlude
+    long long next_interlude_ = 0;
     Clock::time_point t0_;
 };
 

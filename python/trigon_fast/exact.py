@@ -125,9 +125,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     of the time to find a witness, and the exhaustive search the rest. The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
     in seconds), 80% from twelve (where only "yes"es are found), in between linearly. At ten or
-    fewer the two take turns, the exhaustive search with 8 times the nodes each turn (so a quick
-    "no" does not wait for the guided search's whole share); above, the guided search comes
-    first. The exhaustive search
+    fewer on one thread the two take turns, the exhaustive search pausing each time its nodes
+    double (so a quick "no" does not wait for the guided search's whole share); above, the
+    guided search comes first. The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
