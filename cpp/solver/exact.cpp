@@ -74,6 +74,18 @@ struct Exhaustive {
     long long nodes = 0;
 };
 
+// One all-placed search on this thread, run to its end: its answer, witness and nodes.
+Exhaustive run_alone(ExactSearch& s) {
+    Exhaustive out;
+    const bool found = s.run();
+    if (!s.aborted()) {
+        out.answer = found ? 1 : 0;
+        if (found) out.witness = s.witness();
+    }
+    out.nodes = s.nodes();
+    return out;
+}
+
 // The all-placed search on `workers` threads: one starts at the root, and a busy worker hands
 // its untried moves at its shallowest open depth to a waiting one (work stealing: subtrees
 // differ in size by orders of magnitude, a fixed split leaves threads idle). The first "yes"
@@ -87,13 +99,7 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
         s.share_cache(cache);
         s.join_pool(nullptr, shared_halt, node_count);
-        const bool found = s.run();
-        if (!s.aborted()) {
-            out.answer = found ? 1 : 0;
-            if (found) out.witness = s.witness();
-        }
-        out.nodes = s.nodes();
-        return out;
+        return run_alone(s);
     }
     std::unique_ptr<SharedPartCache> own_cache;
     if (!cache) cache = (own_cache = std::make_unique<SharedPartCache>()).get();
@@ -302,17 +308,6 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     if (options.heuristic && options.threads >= 2 && share <= 0.5)
         return guided_beside_exhaustive(start, options, stop, t0, r);
     const int threads = std::min(options.threads, 64);
-    if (!options.heuristic) {
-        ExactOptions rest = options;
-        if (rest.time_limit > 0) rest.time_limit = std::max(0.01, options.time_limit - since(t0));
-        const Exhaustive e = exhaustive_both_orders(start, rest, stop, threads);
-        r.answer = e.answer;
-        r.proven = r.answer >= 0;
-        if (r.answer == 1) r.witness = e.witness;
-        r.nodes += e.nodes;
-        r.seconds = since(t0);
-        return r;
-    }
     // The guided search (a "yes" is usually found far sooner by it) gets its share of the time:
     // with more than ten pieces a colour first, then the exhaustive search; with ten or fewer
     // (threads == 1 here) they take turns, the exhaustive search pausing at 40,000 nodes and each
@@ -321,7 +316,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     // search settles in a tenth of a second is not kept waiting behind the guided search's whole
     // share (3 s of the default 10 s), and no exhaustive work is repeated.
     std::vector<std::pair<int, int>> best;
-    int best_area = -1;
+    int best_area = -1;  // (-1 while no guided turn ran)
     std::uint64_t turn = 0;
     // A turn of the guided search: true when it found a layout (r then says yes).
     auto guided_turn = [&](double seconds) {
@@ -346,13 +341,15 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         return false;
     };
     auto time_left = [&] { return options.time_limit > 0 ? options.time_limit - since(t0) : 1e9; };
-    const bool turns = share <= 0.5;
+    const bool turns = options.heuristic && share <= 0.5;
     const double ratio = share / (1.0 - share);
-    const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
-                                : std::max(kGuidedMinSeconds, ratio * since(t0));  // (against the stages before)
-    if (guided_turn(std::min(first, std::max(0.01, time_left())))) {
-        r.seconds = since(t0);
-        return r;
+    if (options.heuristic) {
+        const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
+                                    : std::max(kGuidedMinSeconds, ratio * since(t0));  // (against the stages before)
+        if (guided_turn(std::min(first, std::max(0.01, time_left())))) {
+            r.seconds = since(t0);
+            return r;
+        }
     }
     ExactOptions rest = options;
     if (options.time_limit > 0) rest.time_limit = std::max(0.01, time_left());
@@ -363,17 +360,11 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         auto mark = Clock::now();  // the exhaustive search's time since the last turn starts here
         s.set_interlude(2 * kQuickNodes, [&] {
             if (stop && stop->load()) return false;
-            yes = guided_turn(std::min(std::max(kGuidedMinSeconds, ratio * std::chrono::duration<double>(Clock::now() - mark).count()),
-                                       std::max(0.01, time_left())));
+            yes = guided_turn(std::min(std::max(kGuidedMinSeconds, ratio * since(mark)), std::max(0.01, time_left())));
             mark = Clock::now();
             return yes;
         });
-        const bool found = s.run();
-        e.nodes = s.nodes();
-        if (!s.aborted()) {
-            e.answer = found ? 1 : 0;
-            if (found) e.witness = s.witness();
-        }
+        e = run_alone(s);
     } else {
         e = exhaustive_both_orders(start, rest, stop, threads);
     }
@@ -385,7 +376,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     r.answer = e.answer;
     r.proven = r.answer >= 0;
     if (r.answer == 1) r.witness = std::move(e.witness);
-    if (!r.proven) set_best_layout(r, start, std::move(best));
+    if (!r.proven && best_area >= 0) set_best_layout(r, start, std::move(best));
     r.seconds = since(t0);
     return r;
 }

@@ -20,7 +20,8 @@ struct ExactOptions {
     std::uint8_t colours = 0xF;      // the colours that go on placing (others stop)
     double time_limit = 10.0;        // seconds; <= 0: none
     long long node_limit = 0;        // 0: none
-    bool heuristic = true;           // can_place_all: try the guided solo search first (30% of the time);
+    bool heuristic = true;           // can_place_all: the guided solo search for a share of the time
+                                     // (30% at ten pieces a colour or fewer, up to 80% from twelve);
                                      // max_placeable: a few guided dives when 20,000 nodes do not settle it
     // can_place_all: >= 2 runs the guided search (half the threads, at least one) beside the
     // exhaustive one (the rest; without the heuristic, all of them); the exhaustive search's
