@@ -34,6 +34,12 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     excl_.assign(depth, {});
     cover_count_.assign(n, 0);
     local_bit_.assign(kMaxCells, -1);  // (kNoCell included)
+    for (int pass = 0; pass < kPackPasses; ++pass)
+        for (int v = 1, best = 0; v <= kSmallPart; ++v) {
+            bool sum = false;
+            for (int s = kPassMinSize[pass]; s <= std::min(v, kMaxPieceSize) && !sum; ++s) sum = most_sum_[pass][v - s] == v - s;
+            most_sum_[pass][v] = best = sum ? v : best;
+        }
     wit_.resize(depth);
     for (auto& w : wit_[0]) w.fill(kNone);
     lists_.resize(depth);
@@ -282,6 +288,9 @@ PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n
     std::uint32_t reach_bits[kNumColours] = {};
     for (int c = 0; c < kNumColours; ++c)
         for (int i = 0; i < n; ++i) reach_bits[c] |= static_cast<std::uint32_t>(reaches[c].test(cells[i])) << i;
+    std::uint8_t holders[kNumPieces] = {};  // per piece: the colours that have it left
+    for (int p = 0; p < kNumPieces; ++p)
+        for (int c = 0; c < kNumColours; ++c) holders[p] |= static_cast<std::uint8_t>((P.pieces_left(c) >> p & 1) << c);
     packs_.clear();
     for (int i = 0; i < n; ++i) {
         pack_first_[i] = static_cast<int>(packs_.size());
@@ -289,11 +298,8 @@ PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n
         for (int c = 0; c < kNumColours; ++c) reached |= static_cast<std::uint8_t>((reach_bits[c] >> i & 1) << c);
         if (!reached) continue;
         for (int p = 0; p < kNumPieces; ++p) {
-            if (size_[p] > n) continue;
-            std::uint8_t may = 0;  // and have the piece left
-            for (int c = 0; c < kNumColours; ++c) may |= static_cast<std::uint8_t>((P.pieces_left(c) >> p & 1) << c);
-            may &= reached;
-            if (!may) continue;
+            const std::uint8_t may = holders[p] & reached;  // the colours that may place it here
+            if (size_[p] > n || !may) continue;
             const auto [first, last] = t_.anchored(cells[i], p);
             for (int id = first; id < last; ++id) {
                 const Placement& pl = t_.placement(id);
@@ -320,27 +326,21 @@ PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n
     part.for_each([&](int x) { local_bit_[x] = -1; });
 
     PartCovers out;
-    const std::uint32_t full = n == 32 ? ~0u : (1u << n) - 1;
+    const std::uint32_t full = (1u << n) - 1;
     int cap = n;  // a pass with bigger pieces covers no more than the one before
-    for (int min_size : {1, 4, 5, 6}) {
+    std::int16_t* covers[kPackPasses] = {&out.all, &out.big, &out.five, &out.six};
+    for (pass_ = 0; pass_ < kPackPasses; ++pass_) {
         best_cover_ = 0;
-        min_size_ = min_size;
-        // most_sum_[v]: the most triangles, at most v, that pieces of min_size or more can add up to.
-        for (int v = 0, best = 0; v <= kSmallPart; ++v) {
-            bool sum = v == 0;
-            for (int s = std::max(min_size, 1); s <= std::min(v, kMaxPieceSize) && !sum; ++s) sum = most_sum_[v - s] == v - s;
-            most_sum_[v] = best = sum ? v : best;
-        }
-        cap = most_sum_[cap];
+        cap = most_sum_[pass_][cap];
         std::uint32_t usable = 0;  // cells some placement of this pass covers: the others start skipped
         for (const LocalPlacement& lp : packs_)
-            if (size_[lp.piece] >= min_size) usable |= lp.cells;
-        if (usable && min_size <= cap) {
+            if (size_[lp.piece] >= kPassMinSize[pass_]) usable |= lp.cells;
+        if (usable && kPassMinSize[pass_] <= cap) {
             std::array<std::uint32_t, kNumColours> used{}, own{};
             cover_part(full & ~usable, full, 0, cap, used, own);
         }
         cap = best_cover_;
-        (min_size == 1 ? out.all : min_size == 4 ? out.big : min_size == 5 ? out.five : out.six) = static_cast<std::int16_t>(best_cover_);
+        *covers[pass_] = static_cast<std::int16_t>(best_cover_);
     }
     return out;
 }
@@ -349,12 +349,12 @@ void ExactSearch::cover_part(std::uint32_t done, std::uint32_t full, int covered
                              std::array<std::uint32_t, kNumColours>& used, std::array<std::uint32_t, kNumColours>& own) {
     best_cover_ = std::max(best_cover_, covered);
     const std::uint32_t open = full & ~done;
-    if (!open || best_cover_ == cap || covered + most_sum_[std::popcount(open)] <= best_cover_) return;
+    if (!open || best_cover_ == cap || covered + most_sum_[pass_][std::popcount(open)] <= best_cover_) return;
     const int x = std::countr_zero(open);
     for (int i = pack_first_[x]; i < pack_first_[x + 1]; ++i) {
         const LocalPlacement& lp = packs_[i];
         const int p = lp.piece;
-        if ((lp.cells & done) || size_[p] < min_size_) continue;
+        if ((lp.cells & done) || size_[p] < kPassMinSize[pass_]) continue;
         for (std::uint32_t cs = lp.colours; cs; cs &= cs - 1) {
             const int c = std::countr_zero(cs);
             if ((used[c] >> p & 1) || (lp.adj & own[c])) continue;

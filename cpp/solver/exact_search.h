@@ -28,6 +28,9 @@ constexpr std::uint16_t kNone = kNoFit;  // no placement (a witness not yet foun
 constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 20;                   // parts of reach up to this many cells get their best packing
+static_assert(kSmallPart < 32, "a small part's cells are the bits of a 32-bit mask");
+constexpr int kPackPasses = 4;                   // their packings: with pieces of at least 1, 4, 5 and 6 triangles
+constexpr int kPassMinSize[kPackPasses] = {1, 4, 5, 6};
 constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (84 bytes each)
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
 
@@ -392,9 +395,10 @@ private:
     std::vector<LocalPlacement> packs_;      // pack_part's placements inside the part, by lowest bit
     int pack_first_[kSmallPart + 1] = {};    // and where each bit's start
     std::vector<std::int8_t> local_bit_;     // per board cell: its bit in the part being packed (-1 outside)
-    int most_sum_[kSmallPart + 1] = {};      // cover_part's pieces: the most triangles they add up to within v
+    // Per pass: the most triangles, at most v, that pieces of its least size or more add up to.
+    int most_sum_[kPackPasses][kSmallPart + 1] = {};
     int best_cover_ = 0;                     // cover_part's best so far
-    int min_size_ = 1;                       // and the smallest piece it may use
+    int pass_ = 0;                           // and its pass (kPassMinSize)
     // The residual problems met (all-placed: each settled "no", or an ancestor's, or with moves
     // handed over to the pool, which searches them before the pool can answer "no"). Each thread
     // keeps its own: shared, one colour order could answer "no" on the strength of a problem the
