@@ -23,9 +23,14 @@ constexpr long long kFinishQuicklyNodes = 2000;  // one colour's all-placed sear
 constexpr double kGuidedAloneSeconds = 0.05;     // max_placeable's guided dives: at most this long
 constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
 constexpr double kGuidedMinSeconds = 0.02;        // can_place_all: a turn of the guided search at least
+constexpr double kGuidedFirstTurnShare = 0.02;    // and the first turn at least this share of the time limit,
+constexpr double kGuidedFirstTurnSeconds = 0.2;   // or this long when that is less
+// One thread: the searches take turns while the guided search's share is below this (below twelve
+// pieces a colour); from twelve it runs first (turns there: 16 of 20 near misses found, not 17).
+constexpr double kTurnsBelowShare = 0.8;
 
 // One thread's split of the time between the guided search and the exhaustive search (taking
-// turns at ten pieces or fewer, the guided search first above): the guided search's share by the
+// turns below twelve pieces, the guided search first from twelve): the guided search's share by the
 // pieces each colour asked has left, on average. At ten or
 // fewer the exhaustive search settles "no"s within seconds; from twelve on it settles nothing
 // in minutes, while the guided search finds more "yes"es the longer it runs (near misses at
@@ -302,19 +307,24 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
             return r;
         }
     }
-    // With more than ten pieces a colour the guided search comes first on every thread (side by
-    // side, its one thread found 17 of 20 twelve-left near misses in 5 s; on two, 19 of 20).
+    // On several threads, with more than ten pieces a colour the guided search comes first on
+    // every thread (side by side, its one thread found 17 of 20 twelve-left near misses in 5 s;
+    // on two, 19 of 20; at eleven left, 54 positions, as many settled side by side, 27, with one
+    // near miss fewer).
     const double share = guided_share(start, options.colours);
     if (options.heuristic && options.threads >= 2 && share <= 0.5)
         return guided_beside_exhaustive(start, options, stop, t0, r);
     const int threads = std::min(options.threads, 64);
     // The guided search (a "yes" is usually found far sooner by it) gets its share of the time:
-    // with more than ten pieces a colour first, then the exhaustive search; with ten or fewer
-    // (threads == 1 here) they take turns, the exhaustive search pausing at 40,000 nodes and each
-    // time its nodes double for a turn of the guided search (its share against the exhaustive
-    // search's time since the last turn; each turn its own seed). So a "no" that the exhaustive
-    // search settles in a tenth of a second is not kept waiting behind the guided search's whole
-    // share (3 s of the default 10 s), and no exhaustive work is repeated.
+    // from twelve pieces a colour, or on several threads, first, then the exhaustive search;
+    // below twelve on one thread they take turns, the exhaustive search pausing at 40,000 nodes
+    // and each time its nodes double for a turn of the guided search (its share against the
+    // exhaustive search's time since the last turn; each turn its own seed). So a "no" that the
+    // exhaustive search settles in a tenth of a second is not kept waiting behind the guided
+    // search's whole share (3 s of the default 10 s), and no exhaustive work is repeated. The
+    // first turn gets 2% of the time limit, 0.2 s at most (or its share against the stages
+    // before, if more): the near misses the guided search finds in a tenth of a second are not
+    // kept waiting behind 40,000 exhaustive nodes.
     std::vector<std::pair<int, int>> best;
     int best_area = -1;  // (-1 while no guided turn ran)
     std::uint64_t turn = 0;
@@ -341,11 +351,13 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         return false;
     };
     auto time_left = [&] { return options.time_limit > 0 ? options.time_limit - since(t0) : 1e9; };
-    const bool turns = options.heuristic && share <= 0.5;
+    const bool turns = options.heuristic && threads == 1 && share < kTurnsBelowShare;
     const double ratio = share / (1.0 - share);
     if (options.heuristic) {
+        const double limit = options.time_limit > 0 ? options.time_limit : 10.0;
         const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
-                                    : std::max(kGuidedMinSeconds, ratio * since(t0));  // (against the stages before)
+                                    : std::max({kGuidedMinSeconds, ratio * since(t0),
+                                                std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * limit)});
         if (guided_turn(std::min(first, std::max(0.01, time_left())))) {
             r.seconds = since(t0);
             return r;

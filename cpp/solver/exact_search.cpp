@@ -20,6 +20,7 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     for (int p = 0; p < kNumPieces; ++p) {
         size_[p] = trigon_pieces()[p].size;
         if (size_[p] <= 3) small_piece_[size_[p]] = p;
+        for (int v = size_[p]; v <= kSmallPart; ++v) no_bigger_[v] |= 1u << p;
     }
     for (int id = 0; id < t_.num_placements(); ++id) {  // (any placement of a piece has its edges)
         const Placement& pl = t_.placement(id);
@@ -242,13 +243,15 @@ PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int
     PartKey key{};
     int k = 0;
     part.for_each([&](int x) { key.cells[k++] = static_cast<std::uint16_t>(x); });
-    std::uint32_t fits = 0;  // the pieces no bigger than the part
-    for (int p = 0; p < kNumPieces; ++p)
-        if (size_[p] <= n) fits |= 1u << p;
+    const std::uint32_t fits = no_bigger_[n];  // the pieces no bigger than the part
     std::uint64_t h = 0x9E3779B97F4A7C15ull * (key.cells[0] + 1) + static_cast<std::uint64_t>(n);
     for (int c = 0; c < kNumColours; ++c) {
-        for (int i = 0; i < n; ++i)
-            if (reaches[c].test(key.cells[i])) key.reach[c] |= 1u << i;
+        const Bitboard in = reaches[c] & part;  // (most parts a colour reaches whole or not at all)
+        if (in == part) {
+            key.reach[c] = (1u << n) - 1;
+        } else if (in.any()) {
+            for (int i = 0; i < n; ++i) key.reach[c] |= static_cast<std::uint32_t>(in.test(key.cells[i])) << i;
+        }
         key.pieces[c] = key.reach[c] ? P.pieces_left(c) & fits : 0;
         h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
     }

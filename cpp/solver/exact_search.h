@@ -386,7 +386,8 @@ private:
     SharedPartCache* shared_cache_ = nullptr;
     std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
     std::size_t evicted_ = 0;           // entries overwritten since it last grew
-    int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
+    int small_piece_[4] = {-1, -1, -1, -1};        // per size 1..3: the one piece of that many triangles
+    std::uint32_t no_bigger_[kSmallPart + 1] = {};  // per part size: the pieces no bigger than it
     // A small part's placements, its cells as bits: cells, the cells at an edge, the piece, the colours that may use it.
     struct LocalPlacement {
         std::uint32_t cells, adj;

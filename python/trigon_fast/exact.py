@@ -124,10 +124,11 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
     of the time to find a witness, and the exhaustive search the rest. The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
-    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. At ten or
-    fewer on one thread the two take turns, the exhaustive search pausing each time its nodes
-    double (so a quick "no" does not wait for the guided search's whole share); above, the
-    guided search comes first. The exhaustive search
+    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. Below
+    twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
+    double (so a quick "no" does not wait for the guided search's whole share; the guided
+    search's first turn gets 2% of the time, at most 0.2 s); from twelve (on several threads:
+    above ten, see below) the guided search comes first. The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
