@@ -316,10 +316,15 @@ def _max_alone(pos, colour, memo=None):
     return best
 
 
-def _endgame(seed, undo):
+def _endgame(seed, undo=0, left=None):
+    """A four-player random game, `undo` moves taken back, or taken back to `left` pieces a colour."""
     g = tf.random_game(seed=seed)
     for _ in range(undo):
         g.undo()
+    if left is not None:
+        while len(g.history) > 4 * (22 - left):
+            g.undo()
+        assert all(len(g.pieces_left(c)) == left for c in tf.Colour)
     return g
 
 
@@ -663,15 +668,6 @@ def test_ctrl_c_stops_a_threaded_pattern_count():
         assert r.interrupted and not r.exhausted and time.perf_counter() - t0 < 5, threads
 
 
-def _endgame_of_random_game(seed: int, left: int) -> tf.Game:
-    """A four-player random game taken back to `left` pieces a colour."""
-    g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=seed)
-    while len(g.history) > 4 * (22 - left):
-        g.undo()
-    assert all(len(g.pieces_left(c)) == left for c in tf.Colour)
-    return g
-
-
 def _near_miss(seed: int, left: int = 12, replaced: int = 8) -> tf.Game:
     """A solo solution taken back to `left` pieces a colour, its last `replaced` moves random."""
     g = tf.solve_solo(seed=seed, time_limit=30).game
@@ -713,7 +709,7 @@ def test_can_place_all_one_thread_takes_turns_below_twelve_pieces():
     # at four pieces left, 77,000 at eleven) come within seconds, not after the guided search's
     # share of a long time limit (180 s and 330 s of 600 when the guided search ran first; its
     # first turn now 0.2 s). The bound is loose on purpose.
-    for g in (_near_miss(10, left=4), _endgame_of_random_game(54, left=11)):
+    for g in (_near_miss(10, left=4), _endgame(54, left=11)):
         r = tf.can_place_all(g, time_limit=600)
         assert r.answer is False and r.proven and not r.witness
         assert r.seconds < 60

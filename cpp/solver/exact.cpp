@@ -236,6 +236,7 @@ ExactResult finish_quickly(const Position& start, int colour, const ExactOptions
 
 ExactResult place_all_stages(const Position& start, const ExactOptions& options, const std::atomic<bool>* stop) {
     const auto t0 = Clock::now();
+    const double limit = options.time_limit > 0 ? options.time_limit : 10.0;  // (the shares' base without one)
     ExactResult r;
     if (options.heuristic) {
         // Tight endgames are settled by a short exhaustive search before anything else: at most
@@ -247,7 +248,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         const bool only_stage = options.node_limit > 0 && options.node_limit <= kQuickNodes;  // it is all there is
         quick.node_limit = only_stage ? options.node_limit : kQuickNodes;
         if (!only_stage) {
-            quick.time_limit = std::max(kQuickMinSeconds, (options.time_limit > 0 ? options.time_limit : 10.0) * kQuickShare);
+            quick.time_limit = std::max(kQuickMinSeconds, limit * kQuickShare);
             if (options.time_limit > 0) quick.time_limit = std::min(quick.time_limit, options.time_limit);
         }
         r = place_all_stages(start, quick, stop);
@@ -354,7 +355,6 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     const bool turns = options.heuristic && threads == 1 && share < kTurnsBelowShare;
     const double ratio = share / (1.0 - share);
     if (options.heuristic) {
-        const double limit = options.time_limit > 0 ? options.time_limit : 10.0;
         const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
                                     : std::max({kGuidedMinSeconds, ratio * since(t0),
                                                 std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * limit)});
