@@ -94,6 +94,31 @@ void ExactSearch::drop_small_parts(Bitboard& reach, int smallest) {
     }
 }
 
+void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest) {
+    reach &= prev;  // (a cell prev lacks lies in one of its parts too small, and in one of reach's)
+    if (smallest <= 1) return;
+    Bitboard big;  // cells of parts found big enough
+    const Bitboard lost = prev - reach;
+    lost.for_each([&](int x) {
+        for (const std::uint16_t start : edge_nb_[x]) {
+            if (!reach.test(start) || big.test(start)) continue;  // (kNoCell is never in reach)
+            int walk[kMaxPieceSize], n = 0, next = 0;  // a walk of the part, breadth first
+            walk[n++] = start;
+            bool enough = false;
+            while (next < n && !enough)
+                for (const std::uint16_t y : edge_nb_[walk[next++]]) {
+                    if (!reach.test(y) || std::find(walk, walk + n, y) != walk + n) continue;
+                    if (big.test(y) || n + 1 >= smallest) {
+                        enough = true;
+                        break;
+                    }
+                    walk[n++] = y;
+                }
+            for (int i = 0; i < n; ++i) enough ? big.set(walk[i]) : reach.reset(walk[i]);
+        }
+    });
+}
+
 bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only) {
     Bitboard all_reach;
     int total = 0;
@@ -121,10 +146,15 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         }
         const Bitboard fr = geo_.all_cells() - P.forbidden(c) - excl_[d][c];
         Bitboard& reach = reaches[c];
+        // The reach this one shrinks from (an earlier pass here, else the parent's), if any.
+        const Position* before = only == c ? &P : d > 0 ? &stack_[d - 1] : nullptr;
+        const Bitboard prev = only == c ? reach : d > 0 ? reach_at_[d - 1][c] : Bitboard{};
         reach = reach_of(P, c, fr, area, touch_mask_);
-        int smallest = kMaxPieceSize;
-        for (std::uint32_t l = left; l; l &= l - 1) smallest = std::min(smallest, size_[std::countr_zero(l)]);
-        drop_small_parts(reach, smallest);
+        const int smallest = smallest_size(left);
+        if (before && smallest == smallest_size(before->pieces_left(c)))
+            drop_new_small_parts(reach, prev, smallest);
+        else
+            drop_small_parts(reach, smallest);
         const int room = reach.count();
         if (mode_ == Mode::AllPlaced && area > room) return false;
         slack_at_[d][c] = room - area;
