@@ -762,7 +762,8 @@ def test_ctrl_c_stops_a_threaded_can_place_all(threads):
 @pytest.mark.parametrize("threads", [2, 4])
 def test_ctrl_c_stops_the_shared_out_exhaustive_search(threads):
     # Both colour orders, their threads sharing out each tree: the stop reaches every one.
-    g = _random_game_at(1, 11)
+    # (Open after a million nodes in either order.)
+    g = _random_game_at(16, 11)
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     t0 = time.perf_counter()
@@ -830,14 +831,15 @@ def _random_game_at(seed: int, left: int) -> tf.Game:
     return g
 
 
-@pytest.mark.parametrize("seed, left", [(8, 10), (13, 11)])
+@pytest.mark.parametrize("seed, left", [(12, 11), (1, 11)])
 def test_exhaustive_search_shared_out_searches_the_same_tree(seed, left):
     # A "no" looks at every layout. With the tree shared out among threads (an idle thread takes
-    # a busy one's untried moves), the very same nodes are searched: none twice, none lost.
-    # (4k and 20k nodes on one thread; most random games at ten pieces a colour take one node
-    # since the packing bound's pass with pieces of 5 or more.) Each thread skips the residual
-    # problems it met before itself, so that table is off here: with it, node counts depend on
-    # the sharing out.
+    # a busy one's untried moves), the very same nodes are searched: none twice, none lost, and
+    # a share's reaches shrink from those of the node it was split off, as on one thread.
+    # (8.5k and 89k nodes on one thread; most random games at ten pieces a colour take a few
+    # nodes since the packing bound's pass with pieces of 5 or more.) Each thread skips the
+    # residual problems it met before itself, so that table is off here: with it, node counts
+    # depend on the sharing out.
     g = _random_game_at(seed, left)
     one = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, transpositions=False)
     assert one["answer"] == 0 and one["nodes"] > 2000
@@ -850,17 +852,18 @@ def test_exhaustive_search_shared_out_searches_the_same_tree(seed, left):
 def test_exhaustive_search_skips_residual_problems_met_before():
     # Two layouts that leave every colour the same pieces, the same free cells in its reach
     # and the same attach points leave the same problem: the second is skipped. A search-played
-    # game at ten pieces a colour: 433k nodes without the table, under half with it; the same
-    # "no" on one thread and shared out among several.
+    # game at ten pieces a colour: 148k nodes without the table, 121k with it (433k and under
+    # half before reaches shrank from their parents'); the same "no" on one thread and shared
+    # out among several.
     from trigon_fast import batch
 
-    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=0, policy="search", level=3, threads=1).game(0)
+    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=11, policy="search", level=3, threads=1).game(0)
     while len(g.history) > 4 * 12:
         g.undo()
     off = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, transpositions=False)
     on = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False)
     assert off["answer"] == 0 and on["answer"] == 0
-    assert on["nodes"] < off["nodes"] / 2
+    assert on["nodes"] < 0.9 * off["nodes"]
     for threads in (2, 3):
         r = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, threads=threads)
         assert r["answer"] == 0, threads
@@ -902,10 +905,10 @@ def test_skipping_residual_problems_keeps_every_answer_under_the_alternate_rule(
 
 @pytest.mark.parametrize("threads", [2, 3, 4])
 def test_node_limit_bounds_all_the_threads_of_the_exhaustive_search(threads):
-    # Random play to 11 pieces a colour: open after millions of nodes in either colour order, so
+    # Random play to 11 pieces a colour: open after a million nodes in either colour order, so
     # a 20k limit leaves it open however the threads share it out (both orders on one count).
     # Threads count their nodes into the limit 256 at a time.
-    g = _random_game_at(1, 11)
+    g = _random_game_at(16, 11)
     r = tf.can_place_all(g, time_limit=60, node_limit=20_000, heuristic=False, threads=threads)
     assert r.answer is None and not r.proven
     assert 20_000 < r.nodes <= 20_000 + 256 * threads

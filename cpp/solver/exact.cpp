@@ -112,13 +112,13 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
     std::atomic<long long>* shared_nodes = node_count ? node_count : &own_count;
     std::atomic<bool> own_halt{false}, aborted{false};
     std::atomic<bool>& halt = shared_halt ? *shared_halt : own_halt;
-    TaskPool pool(SplitTask{start, {}, {}}, halt);
+    TaskPool pool(SplitTask{start, {}, {}, std::nullopt}, halt);
     std::mutex found_mutex;
     auto work = [&] {
         ExactSearch s(start, o.colours, ExactSearch::Mode::AllPlaced, o, stop);
         s.join_pool(&pool, &halt, shared_nodes);
         s.share_cache(cache);
-        for (SplitTask task{start, {}, {}}; pool.take(task);) {
+        for (SplitTask task{start, {}, {}, std::nullopt}; pool.take(task);) {
             s.restart(task);
             const bool found = s.run();
             if (s.aborted()) {

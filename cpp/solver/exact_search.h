@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -90,12 +91,24 @@ private:
 // The residual problems met (residual_key).
 using ResidualSet = KeySet<Key128>;
 
+// Where a share of a parallel search was split off: the node, its reaches (and per colour the
+// area that fits there and the slack), and the move made from it.
+struct SplitParent {
+    Position position;
+    std::array<Bitboard, kNumColours> reach;
+    std::array<int, kNumColours> fit, slack;
+    std::pair<int, int> move;
+};
+
 // A share of a parallel all-placed search: the layouts below a node, searched from its position
-// with its excluded cells; `path` leads there from the start.
+// with its excluded cells; `path` leads there from the start. Its reaches shrink from its
+// parent's as they would have in the search that split it off (none at the start), so a tree
+// shared out is the very tree one thread searches.
 struct SplitTask {
     Position start;
     std::array<Bitboard, kNumColours> excl;
     std::vector<std::pair<int, int>> path;
+    std::optional<SplitParent> parent;
 };
 
 // The tasks of a parallel all-placed search, and the workers waiting for one. A worker that
@@ -381,6 +394,7 @@ private:
     std::vector<std::size_t> at_;                                     // and the one being searched
     std::vector<int> colour_at_;                                      // and whose they are
     std::vector<std::pair<int, int>> base_path_;                      // a task's moves from the start
+    std::optional<SplitParent> root_parent_;                          // and where it was split off
     std::uint32_t colours_ = 0;
     std::vector<Bitboard> touch_mask_;                          // per cell: the cells touching it (at an edge or a vertex)
     std::vector<std::array<std::uint16_t, 3>> edge_nb_;         // and those at an edge (kNoCell where fewer:
