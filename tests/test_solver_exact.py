@@ -694,9 +694,10 @@ def test_can_place_all_threads_prove_a_near_miss_no(threads):
     # Four pieces a colour, each colour alone can place them all, the short exhaustive search
     # does not settle it: the "no" comes from the exhaustive search beside the guided one (with
     # three threads, from either of the two exhaustive searches, the colours in other orders).
-    # (Seed 4 was such a position until the packing bound gained its pass with pieces of 5 or
-    # more: 20,000 nodes settle it now.)
-    g = _near_miss(10, left=4)
+    # (Seeds 4 and 10 were such positions until the packing bound gained its pass with pieces of
+    # 5 or more, and reaches their limit on crossing narrow parts: 20,000 nodes settle them now;
+    # seed 37 takes 22k.)
+    g = _near_miss(37, left=4)
     assert all(tf.can_place_all(g, [c], time_limit=10).answer for c in tf.Colour)
     assert tf.can_place_all(g, node_limit=20000, heuristic=False).answer is None
     r = tf.can_place_all(g, time_limit=60, threads=threads)
@@ -935,6 +936,20 @@ def test_exhaustive_search_reaches_shrink_from_their_parents():
     g = _random_game_at(1, 11)
     r = tf.can_place_all(g, time_limit=60, node_limit=200_000, heuristic=False)
     assert r.answer is False and r.proven and r.nodes <= 200_000
+
+
+def test_exhaustive_search_limits_crossings_of_narrow_parts():
+    # Parts of a colour's reach too small for its pieces of 4 triangles or more take only its
+    # pieces of 1 to 3, one in each part: a chain of its cells crosses at most as many such parts
+    # as it has of those pieces. A search-played game at ten pieces a colour: a "no" in 37k
+    # nodes (121k without the limit).
+    from trigon_fast import batch
+
+    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=11, policy="search", level=3, threads=1).game(0)
+    while len(g.history) > 4 * 12:
+        g.undo()
+    r = tf.can_place_all(g, time_limit=60, node_limit=60_000, heuristic=False)
+    assert r.answer is False and r.proven
 
 
 @pytest.mark.parametrize("seed", range(4))

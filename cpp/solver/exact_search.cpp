@@ -45,6 +45,7 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     for (auto& w : wit_[0]) w.fill(kNone);
     lists_.resize(depth);
     reach_at_.resize(depth);
+    narrow_at_.resize(depth);
     fit_at_.resize(depth);
     slack_at_.resize(depth);
     made_.assign(depth, {-1, -1});
@@ -95,9 +96,11 @@ void ExactSearch::drop_small_parts(Bitboard& reach, int smallest) {
     }
 }
 
-void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest) {
+void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest, int least_big, Bitboard& narrow) {
     reach &= prev;  // (a cell prev lacks lies in one of its parts too small, and in one of reach's)
-    if (smallest <= 1) return;
+    narrow &= reach;
+    const int limit = std::max(smallest, least_big);  // parts this big are neither dropped nor narrow
+    if (limit <= 1) return;
     Bitboard big;  // cells of parts found big enough
     const Bitboard lost = prev - reach;
     lost.for_each([&](int x) {
@@ -109,15 +112,86 @@ void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, in
             while (next < n && !enough)
                 for (const std::uint16_t y : edge_nb_[walk[next++]]) {
                     if (!reach.test(y) || std::find(walk, walk + n, y) != walk + n) continue;
-                    if (big.test(y) || n + 1 >= smallest) {
+                    if (big.test(y) || n + 1 >= limit) {
                         enough = true;
                         break;
                     }
                     walk[n++] = y;
                 }
-            for (int i = 0; i < n; ++i) enough ? big.set(walk[i]) : reach.reset(walk[i]);
+            for (int i = 0; i < n; ++i) {
+                if (enough) {
+                    big.set(walk[i]);
+                } else if (n < smallest) {
+                    reach.reset(walk[i]);
+                    narrow.reset(walk[i]);
+                } else {
+                    narrow.set(walk[i]);
+                }
+            }
         }
     });
+}
+
+void ExactSearch::find_narrow_parts(const Bitboard& reach, int least_big, Bitboard& narrow) {
+    narrow = Bitboard{};
+    if (!least_big) return;
+    Bitboard rest = reach;
+    while (rest.any()) {
+        int n;
+        const Bitboard part = take_part(rest, n);
+        if (n < least_big) narrow |= part;
+    }
+}
+
+Bitboard ExactSearch::reach_crossing(const Position& P, int c, const Bitboard& fr, int area, const Bitboard& narrow, int small) {
+    const Bitboard in_narrow = narrow & fr;
+    if (in_narrow.none()) return reach_of(P, c, fr, area, touch_mask_);
+    Bitboard parts[kMaxNarrowParts];
+    int n_parts = 0;
+    for (Bitboard rest = in_narrow; rest.any();) {
+        if (n_parts == kMaxNarrowParts || n_parts > small) break;
+        int n;
+        parts[n_parts++] = take_part(rest, n);
+    }
+    if (n_parts <= small) return reach_of(P, c, fr, area, touch_mask_);  // every one may be crossed
+    if (n_parts == kMaxNarrowParts) return reach_of(P, c, fr, area, touch_mask_);  // (too many to track)
+    for (Bitboard rest = in_narrow; ;) {  // all of them now
+        for (int i = 0; i < n_parts; ++i) rest -= parts[i];
+        if (rest.none()) break;
+        if (n_parts == kMaxNarrowParts) return reach_of(P, c, fr, area, touch_mask_);
+        int n;
+        parts[n_parts++] = take_part(rest, n);
+    }
+    const Bitboard wide = fr - in_narrow;
+    const Bitboard seeds = P.seed_cells(c) & fr;
+    // Rounds: the cells chains reach through wide cells, then the narrow parts they touch are
+    // crossed (each one of the small pieces) and they go on from there.
+    Bitboard got = seeds & wide, ring = got, touched = seeds & in_narrow, crossed;
+    std::uint64_t used = 0;  // the narrow parts crossed, as bits
+    for (int round = 0;; ++round) {
+        while (ring.any()) {
+            Bitboard next;
+            ring.for_each([&](int x) { next |= touch_mask_[x]; });
+            touched |= next & in_narrow;
+            ring = (next & wide) - got;
+            got |= ring;
+        }
+        if (round == small) break;
+        Bitboard more;
+        for (int i = 0; i < n_parts; ++i)
+            if (!(used >> i & 1) && parts[i].intersects(touched)) {
+                used |= std::uint64_t{1} << i;
+                more |= parts[i];
+            }
+        if (more.none()) break;
+        crossed |= more;
+        Bitboard next;
+        more.for_each([&](int x) { next |= touch_mask_[x]; });
+        touched |= next & in_narrow;
+        ring = (next & wide) - got;
+        got |= ring;
+    }
+    return got | crossed;
 }
 
 bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::array<int, kNumColours>& fit_area, int only) {
@@ -130,6 +204,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
     const auto& parent_reach = d > 0 ? reach_at_[d - 1] : split_root ? root_parent_->reach : reach_at_[d];
     const auto& parent_fit = d > 0 ? fit_at_[d - 1] : split_root ? root_parent_->fit : fit_at_[d];
     const auto& parent_slack = d > 0 ? slack_at_[d - 1] : split_root ? root_parent_->slack : slack_at_[d];
+    const auto& parent_narrow = d > 0 ? narrow_at_[d - 1] : split_root ? root_parent_->narrow : narrow_at_[d];
     const std::pair<int, int> made = d > 0 ? made_[d] : split_root ? root_parent_->move : std::pair<int, int>{-1, -1};
     for (int c = 0; c < kNumColours; ++c) {
         fit_area[c] = 0;
@@ -144,6 +219,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
                          !t_.cells_mask(made.second).intersects(parent_reach[c]))) {
             if (!keep_own) {
                 reaches[c] = parent_reach[c];
+                narrow_at_[d][c] = parent_narrow[c];
                 fit_at_[d][c] = parent_fit[c];
                 slack_at_[d][c] = parent_slack[c];
             }
@@ -160,12 +236,25 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         // ran through them: a 10-left proof 917,217 -> 121,043 nodes).
         const Position* before = only == c ? &P : parent;
         const Bitboard prev = only == c ? reach : parent ? parent_reach[c] : Bitboard{};
-        reach = reach_of(P, c, before ? fr & prev : fr, area, touch_mask_);
-        const int smallest = smallest_size(left);
-        if (before && smallest == smallest_size(before->pieces_left(c)))
-            drop_new_small_parts(reach, prev, smallest);
-        else
+        Bitboard& narrow = narrow_at_[d][c];
+        const int smallest = smallest_size(left), least_big = least_big_size(left);
+        const bool same = before && smallest == smallest_size(before->pieces_left(c)) &&
+                          least_big == least_big_size(before->pieces_left(c));
+        if (before) {
+            // Its narrow parts (too small for its pieces of 4 triangles or more) are narrow here.
+            const Bitboard was_narrow = only == c ? narrow : parent_narrow[c];
+            reach = least_big ? reach_crossing(P, c, fr & prev, area, was_narrow, small_count(left))
+                                            : reach_of(P, c, fr & prev, area, touch_mask_);
+            narrow = was_narrow;
+        } else {
+            reach = reach_of(P, c, fr, area, touch_mask_);
+        }
+        if (same) {
+            drop_new_small_parts(reach, prev, smallest, least_big, narrow);
+        } else {
             drop_small_parts(reach, smallest);
+            find_narrow_parts(reach, least_big, narrow);
+        }
         const int room = reach.count();
         if (mode_ == Mode::AllPlaced && area > room) return false;
         slack_at_[d][c] = room - area;
@@ -422,7 +511,7 @@ void ExactSearch::hand_over(int d) {
         path.insert(path.end(), path_.begin(), path_.begin() + j);
         for (std::size_t k = at_[j] + 1; k < order.size(); ++k) {
             const std::pair<int, int> move{colour_at_[j], order[k].second};
-            SplitTask t{stack_[j], excl_[j], path, SplitParent{stack_[j], reach_at_[j], fit_at_[j], slack_at_[j], move}};
+            SplitTask t{stack_[j], excl_[j], path, SplitParent{stack_[j], reach_at_[j], narrow_at_[j], fit_at_[j], slack_at_[j], move}};
             t.start.place(move.first, move.second);
             t.path.push_back(move);
             tasks.push_back(std::move(t));

@@ -31,6 +31,7 @@ constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 20;                   // parts of reach up to this many cells get their best packing
 static_assert(kSmallPart < 32, "a small part's cells are the bits of a 32-bit mask");
+constexpr int kMaxNarrowParts = 64;  // reach_crossing: parts tracked at most
 constexpr int kPackPasses = 4;                   // their packings: with pieces of at least 1, 4, 5 and 6 triangles
 constexpr int kPassMinSize[kPackPasses] = {1, 4, 5, 6};
 constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (84 bytes each)
@@ -95,7 +96,7 @@ using ResidualSet = KeySet<Key128>;
 // area that fits there and the slack), and the move made from it.
 struct SplitParent {
     Position position;
-    std::array<Bitboard, kNumColours> reach;
+    std::array<Bitboard, kNumColours> reach, narrow;
     std::array<int, kNumColours> fit, slack;
     std::pair<int, int> move;
 };
@@ -289,8 +290,32 @@ private:
     // The same, from `prev`: a reach this one lies inside (at a parent, or an earlier pass at this
     // node) with its parts smaller than `smallest` dropped. Only parts that lost cells since then
     // can be too small now: short walks from their cells at an edge of a lost one find them (a
-    // whole-reach walk was half the time of take_part).
-    void drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest);
+    // whole-reach walk was half the time of take_part). `narrow` (prev's narrow cells, those
+    // in parts smaller than `least_big`) becomes this reach's.
+    void drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest, int least_big, Bitboard& narrow);
+
+    // The cells of reach's parts smaller than least_big (none when 0).
+    void find_narrow_parts(const Bitboard& reach, int least_big, Bitboard& narrow);
+
+    // reach_of, where a chain crosses at most `small` of the parts of `narrow` (cells only the
+    // colour's pieces of 1 to 3 triangles can cover, `small` of them: each part crossed holds
+    // one, since a piece lies inside one part).
+    Bitboard reach_crossing(const Position& P, int c, const Bitboard& fr, int area, const Bitboard& narrow, int small);
+
+    // The size of the smallest of these pieces of 4 triangles or more (0: none).
+    int least_big_size(std::uint32_t left) const {
+        int least = 0;
+        for (; left; left &= left - 1)
+            if (const int s = size_[std::countr_zero(left)]; s >= 4 && (!least || s < least)) least = s;
+        return least;
+    }
+
+    // How many of these pieces have 1 to 3 triangles.
+    int small_count(std::uint32_t left) const {
+        int n = 0;
+        for (; left; left &= left - 1) n += size_[std::countr_zero(left)] <= 3;
+        return n;
+    }
 
     // The size of the smallest of these pieces.
     int smallest_size(std::uint32_t left) const {
@@ -408,6 +433,7 @@ private:
     std::vector<std::array<std::vector<std::uint16_t>, kNumColours>> lists_;  // per depth, per colour
     std::vector<std::pair<int, int>> made_;                                    // the move into each depth
     std::vector<std::array<Bitboard, kNumColours>> reach_at_;                  // per depth: each colour's reach
+    std::vector<std::array<Bitboard, kNumColours>> narrow_at_;                 // and its narrow cells
     std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
     std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
     MoveList ml_;

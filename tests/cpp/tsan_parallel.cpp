@@ -133,7 +133,7 @@ void exact_runs() {
     const auto sols = solo.solutions();
     expect(!sols.empty(), "exact: a solution to take back");
     if (sols.empty()) return;
-    for (int replaced : {4, 6}) {  // a "yes" (the quick stage settles it) and a "no" past it (81k nodes)
+    for (int replaced : {4, 6}) {  // a "yes" (the quick stage settles it) and a "no" past it (72k nodes)
         Position q = start;
         for (std::size_t k = 0; k + 16 + replaced < sols.front().moves.size(); ++k) q.play(sols.front().moves[k].second);
         MoveList ml;
