@@ -148,20 +148,12 @@ Bitboard ExactSearch::reach_crossing(const Position& P, int c, const Bitboard& f
     if (in_narrow.none()) return reach_of(P, c, fr, area, touch_mask_);
     Bitboard parts[kMaxNarrowParts];
     int n_parts = 0;
-    for (Bitboard rest = in_narrow; rest.any();) {
-        if (n_parts == kMaxNarrowParts || n_parts > small) break;
+    for (Bitboard rest = in_narrow; rest.any(); ++n_parts) {
+        if (n_parts == kMaxNarrowParts) return reach_of(P, c, fr, area, touch_mask_);  // (too many to track)
         int n;
-        parts[n_parts++] = take_part(rest, n);
+        parts[n_parts] = take_part(rest, n);
     }
     if (n_parts <= small) return reach_of(P, c, fr, area, touch_mask_);  // every one may be crossed
-    if (n_parts == kMaxNarrowParts) return reach_of(P, c, fr, area, touch_mask_);  // (too many to track)
-    for (Bitboard rest = in_narrow; ;) {  // all of them now
-        for (int i = 0; i < n_parts; ++i) rest -= parts[i];
-        if (rest.none()) break;
-        if (n_parts == kMaxNarrowParts) return reach_of(P, c, fr, area, touch_mask_);
-        int n;
-        parts[n_parts++] = take_part(rest, n);
-    }
     const Bitboard wide = fr - in_narrow;
     const Bitboard seeds = P.seed_cells(c) & fr;
     // Rounds: the cells chains reach through wide cells, then the narrow parts they touch are
@@ -244,7 +236,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
             // Its narrow parts (too small for its pieces of 4 triangles or more) are narrow here.
             const Bitboard was_narrow = only == c ? narrow : parent_narrow[c];
             reach = least_big ? reach_crossing(P, c, fr & prev, area, was_narrow, small_count(left))
-                                            : reach_of(P, c, fr & prev, area, touch_mask_);
+                              : reach_of(P, c, fr & prev, area, touch_mask_);
             narrow = was_narrow;
         } else {
             reach = reach_of(P, c, fr, area, touch_mask_);

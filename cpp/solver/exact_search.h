@@ -31,7 +31,7 @@ constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
 constexpr int kSmallPart = 20;                   // parts of reach up to this many cells get their best packing
 static_assert(kSmallPart < 32, "a small part's cells are the bits of a 32-bit mask");
-constexpr int kMaxNarrowParts = 64;  // reach_crossing: parts tracked at most
+constexpr int kMaxNarrowParts = 64;             // reach_crossing tracks at most this many narrow parts
 constexpr int kPackPasses = 4;                   // their packings: with pieces of at least 1, 4, 5 and 6 triangles
 constexpr int kPassMinSize[kPackPasses] = {1, 4, 5, 6};
 constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (84 bytes each)
@@ -92,8 +92,8 @@ private:
 // The residual problems met (residual_key).
 using ResidualSet = KeySet<Key128>;
 
-// Where a share of a parallel search was split off: the node, its reaches (and per colour the
-// area that fits there and the slack), and the move made from it.
+// Where a share of a parallel search was split off: the node, its reaches and their narrow
+// parts (and per colour the area that fits there and the slack), and the move made from it.
 struct SplitParent {
     Position position;
     std::array<Bitboard, kNumColours> reach, narrow;
@@ -299,7 +299,8 @@ private:
 
     // reach_of, where a chain crosses at most `small` of the parts of `narrow` (cells only the
     // colour's pieces of 1 to 3 triangles can cover, `small` of them: each part crossed holds
-    // one, since a piece lies inside one part).
+    // one, since a piece lies inside one part). Where that limit is used, a chain's length is
+    // not (`fr` lies inside the parent's reach, which had it).
     Bitboard reach_crossing(const Position& P, int c, const Bitboard& fr, int area, const Bitboard& narrow, int small);
 
     // The size of the smallest of these pieces of 4 triangles or more (0: none).
