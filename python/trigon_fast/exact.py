@@ -131,10 +131,12 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     above ten, see below) the guided search comes first. The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
-    colour's pieces no longer fit its reach, or where the cells the pieces left can still cover
-    (pockets of up to 20 cells count only their best packings, a colour's pieces kept apart,
-    also with pieces of 4, 5 and 6 triangles or more only, the rest by the smaller pieces left) are
-    fewer than their area; and it skips a residual problem it met before (every colour with the
+    colour's pieces no longer fit its reach (the cells that chains of touching cells join to its
+    attach points, grown only inside the parent node's reach and crossing at most one pocket too
+    small for its bigger pieces per piece of 1 to 3 triangles it has), or where the cells the
+    pieces left can still cover (pockets of up to 20 cells count only their best packings, a
+    colour's pieces kept apart, also with pieces of 4, 5 and 6 triangles or more only, the rest
+    by the smaller pieces left) are fewer than their area; and it skips a residual problem it met before (every colour with the
     same pieces left, free cells in its reach and attach points there). ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
     much the best layout the guided search found places (``best_layout``, legal in that order):
