@@ -86,18 +86,21 @@ Bitboard ExactSearch::take_part(Bitboard& left, int& n) {
     return part;
 }
 
-void ExactSearch::drop_small_parts(Bitboard& reach, int smallest) {
-    if (smallest <= 1) return;
+void ExactSearch::drop_small_parts(Bitboard& reach, int smallest, int least_big, Bitboard& narrow) {
+    narrow = Bitboard{};
+    if (std::max(smallest, least_big) <= 1) return;  // (no part is too small, none narrow)
     Bitboard left = reach;
     while (left.any()) {
         int n;
         const Bitboard part = take_part(left, n);
-        if (n < smallest) reach -= part;
+        if (n < smallest)
+            reach -= part;
+        else if (n < least_big)
+            narrow |= part;
     }
 }
 
 void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest, int least_big, Bitboard& narrow) {
-    reach &= prev;  // (a cell prev lacks lies in one of its parts too small, and in one of reach's)
     narrow &= reach;
     const int limit = std::max(smallest, least_big);  // parts this big are neither dropped nor narrow
     if (limit <= 1) return;
@@ -130,17 +133,6 @@ void ExactSearch::drop_new_small_parts(Bitboard& reach, const Bitboard& prev, in
             }
         }
     });
-}
-
-void ExactSearch::find_narrow_parts(const Bitboard& reach, int least_big, Bitboard& narrow) {
-    narrow = Bitboard{};
-    if (!least_big) return;
-    Bitboard rest = reach;
-    while (rest.any()) {
-        int n;
-        const Bitboard part = take_part(rest, n);
-        if (n < least_big) narrow |= part;
-    }
 }
 
 Bitboard ExactSearch::reach_crossing(const Position& P, int c, const Bitboard& fr, int area, const Bitboard& narrow, int small) {
@@ -244,8 +236,7 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         if (same) {
             drop_new_small_parts(reach, prev, smallest, least_big, narrow);
         } else {
-            drop_small_parts(reach, smallest);
-            find_narrow_parts(reach, least_big, narrow);
+            drop_small_parts(reach, smallest, least_big, narrow);
         }
         const int room = reach.count();
         if (mode_ == Mode::AllPlaced && area > room) return false;

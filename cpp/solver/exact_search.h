@@ -284,18 +284,15 @@ private:
     Bitboard take_part(Bitboard& left, int& n);
 
     // Removes from `reach` its edge-connected parts smaller than `smallest` cells: a piece lies
-    // in one such part, so the colour can cover none of their cells.
-    void drop_small_parts(Bitboard& reach, int smallest);
+    // in one such part, so the colour can cover none of their cells. `narrow` gets the cells of
+    // the parts left smaller than `least_big` (none when 0).
+    void drop_small_parts(Bitboard& reach, int smallest, int least_big, Bitboard& narrow);
 
-    // The same, from `prev`: a reach this one lies inside (at a parent, or an earlier pass at this
-    // node) with its parts smaller than `smallest` dropped. Only parts that lost cells since then
-    // can be too small now: short walks from their cells at an edge of a lost one find them (a
-    // whole-reach walk was half the time of take_part). `narrow` (prev's narrow cells, those
-    // in parts smaller than `least_big`) becomes this reach's.
+    // The same, from `prev`: a reach (at a parent, or an earlier pass at this node) that holds
+    // this one, with the same parts dropped and `narrow` its narrow cells. Only parts that lost
+    // cells since then can be too small or narrow now: short walks from their cells at an edge of
+    // a lost one find them (a whole-reach walk was half the time of take_part).
     void drop_new_small_parts(Bitboard& reach, const Bitboard& prev, int smallest, int least_big, Bitboard& narrow);
-
-    // The cells of reach's parts smaller than least_big (none when 0).
-    void find_narrow_parts(const Bitboard& reach, int least_big, Bitboard& narrow);
 
     // reach_of, where a chain crosses at most `small` of the parts of `narrow` (cells only the
     // colour's pieces of 1 to 3 triangles can cover, `small` of them: each part crossed holds
