@@ -3,7 +3,6 @@ endgame questions against plain exhaustive enumeration of legal moves."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import signal
@@ -316,15 +315,11 @@ def _max_alone(pos, colour, memo=None):
     return best
 
 
-def _endgame(seed, undo=0, left=None):
-    """A four-player random game, `undo` moves taken back, or taken back to `left` pieces a colour."""
+def _endgame(seed, undo=0):
+    """A four-player random game, `undo` moves taken back."""
     g = tf.random_game(seed=seed)
     for _ in range(undo):
         g.undo()
-    if left is not None:
-        while len(g.history) > 4 * (22 - left):
-            g.undo()
-        assert all(len(g.pieces_left(c)) == left for c in tf.Colour)
     return g
 
 
@@ -710,7 +705,7 @@ def test_can_place_all_one_thread_takes_turns_below_twelve_pieces():
     # at four pieces left, 77,000 at eleven) come within seconds, not after the guided search's
     # share of a long time limit (180 s and 330 s of 600 when the guided search ran first; its
     # first turn now 0.2 s). The bound is loose on purpose.
-    for g in (_near_miss(10, left=4), _endgame(54, left=11)):
+    for g in (_near_miss(10, left=4), _random_game_at(54, 11)):
         r = tf.can_place_all(g, time_limit=600)
         assert r.answer is False and r.proven and not r.witness
         assert r.seconds < 60
@@ -832,6 +827,16 @@ def _random_game_at(seed: int, left: int) -> tf.Game:
     return g
 
 
+def _search_played_at(seed: int, left: int) -> tf.Game:
+    """A four-colour game played by the search (level 3) taken back to `left` pieces a colour."""
+    from trigon_fast import batch
+
+    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=seed, policy="search", level=3, threads=1).game(0)
+    while len(g.history) > 4 * (22 - left):
+        g.undo()
+    return g
+
+
 @pytest.mark.parametrize("seed, left", [(12, 11), (1, 11)])
 def test_exhaustive_search_shared_out_searches_the_same_tree(seed, left):
     # A "no" looks at every layout. With the tree shared out among threads (an idle thread takes
@@ -856,11 +861,7 @@ def test_exhaustive_search_skips_residual_problems_met_before():
     # game at ten pieces a colour: 148k nodes without the table, 121k with it (433k and under
     # half before reaches shrank from their parents'); the same "no" on one thread and shared
     # out among several.
-    from trigon_fast import batch
-
-    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=11, policy="search", level=3, threads=1).game(0)
-    while len(g.history) > 4 * 12:
-        g.undo()
+    g = _search_played_at(11, 10)
     off = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, transpositions=False)
     on = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False)
     assert off["answer"] == 0 and on["answer"] == 0
@@ -943,11 +944,7 @@ def test_exhaustive_search_limits_crossings_of_narrow_parts():
     # pieces of 1 to 3, one in each part: a chain of its cells crosses at most as many such parts
     # as it has of those pieces. A search-played game at ten pieces a colour: a "no" in 37k
     # nodes (121k without the limit).
-    from trigon_fast import batch
-
-    g = batch.play_games(tf.Variant.FOUR_PLAYER, games=1, seed=11, policy="search", level=3, threads=1).game(0)
-    while len(g.history) > 4 * 12:
-        g.undo()
+    g = _search_played_at(11, 10)
     r = tf.can_place_all(g, time_limit=60, node_limit=60_000, heuristic=False)
     assert r.answer is False and r.proven
 
