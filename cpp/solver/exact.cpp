@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "solver/exact_search.h"
+#include "solver/repair.h"
 #include "solver/solo.h"
 
 namespace trigon::solver {
@@ -25,6 +26,11 @@ constexpr double kGuidedAloneShare = 0.05;       // and this share of its time
 constexpr double kGuidedMinSeconds = 0.02;        // can_place_all: a turn of the guided search at least
 constexpr double kGuidedFirstTurnShare = 0.02;    // and the first turn at least this share of the time limit,
 constexpr double kGuidedFirstTurnSeconds = 0.2;   // or this long when that is less
+// A turn of the guided search hands this share of its time to repairs of the best layout found so
+// far (repair.h): near misses (a solution taken back, its last 8 moves random), 20 seeds each at
+// 6, 9, 10 and 12 pieces left, one thread, 5 s: 56 of 80 settled without, 70 at 50%, 73 at 70%.
+constexpr double kRepairShare = 0.7;
+constexpr long long kRepairStepNodes = 5000;  // a neighbourhood's exhaustive search: nodes at most
 // One thread: the searches take turns while the guided search's share is below this (below twelve
 // pieces a colour); from twelve it runs first (turns there: 16 of 20 near misses found, not 17).
 constexpr double kTurnsBelowShare = 0.8;
@@ -71,6 +77,82 @@ SoloOptions guided_options(const ExactOptions& options, double time_limit, int t
     so.threads = threads;
     return so;
 }
+
+// Turns of the guided search, each ending with repairs of the best layout found so far (on as
+// many threads as the guided search, each with its own spots). The guided search stalls a piece
+// or two short on dense endgames whose complete layouts differ from its best one only locally.
+class GuidedTurns {
+public:
+    // `halt` (may be null) ends a turn as `stop` does, and a turn that finds a layout sets it.
+    GuidedTurns(const Position& start, const ExactOptions& options, int threads, const std::atomic<bool>* stop,
+                std::atomic<bool>* halt = nullptr)
+        : start_(start), options_(options), threads_(threads), stop_(stop), halt_(halt) {}
+
+    // One turn of `seconds`: true when it found a complete layout (witness()).
+    bool turn(double seconds) {
+        const std::uint64_t seed = turn_++;
+        SoloOptions so = guided_options(options_, seconds * (1 - kRepairShare), threads_);
+        so.seed = seed;
+        SoloSearch guided(start_, so);
+        guided.start();
+        while (!guided.wait_for(0.01))
+            if (halted()) guided.stop();
+        guided.join();
+        nodes_ += guided.stats().nodes;
+        if (auto sols = guided.solutions(); !sols.empty()) {
+            witness_ = sols.front().moves;
+            if (halt_) halt_->store(true);
+            return true;
+        }
+        if (auto layout = guided.best_partial_moves(); layout_triangles(start_, layout) > best_area_) {
+            best_area_ = layout_triangles(start_, layout);
+            best_ = std::move(layout);
+        }
+        if (halted()) return false;
+        return repair(seconds * kRepairShare, seed);
+    }
+
+    long long nodes() const { return nodes_; }
+    int best_area() const { return best_area_; }  // -1 before the first turn
+    std::vector<std::pair<int, int>>& best() { return best_; }
+    std::vector<std::pair<int, int>>& witness() { return witness_; }
+
+private:
+    bool halted() const { return (stop_ && stop_->load()) || (halt_ && halt_->load()); }
+
+    bool repair(double seconds, std::uint64_t seed) {
+        std::atomic<bool> own{false};
+        std::atomic<bool>* done = halt_ ? halt_ : &own;  // set by the first to find a layout: stops the others
+        bool found = false;
+        std::mutex mutex;
+        auto work = [&](int k) {
+            RepairResult rep = repair_layout(start_, options_.colours, best_, seconds, kRepairStepNodes,
+                                             seed * 64 + static_cast<std::uint64_t>(k), stop_, done);
+            std::lock_guard<std::mutex> lock(mutex);
+            nodes_ += rep.nodes;
+            if (rep.found && !found) {
+                found = true;
+                witness_ = std::move(rep.witness);
+                done->store(true);
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (int k = 1; k < threads_; ++k) helpers.emplace_back(work, k);
+        work(0);
+        for (auto& t : helpers) t.join();
+        return found;
+    }
+
+    const Position& start_;
+    const ExactOptions& options_;
+    int threads_;
+    const std::atomic<bool>* stop_;
+    std::atomic<bool>* halt_;
+    std::uint64_t turn_ = 0;
+    long long nodes_ = 0;
+    int best_area_ = -1;
+    std::vector<std::pair<int, int>> best_, witness_;
+};
 
 // The all-placed search's answer: 1 yes (with the witness), 0 no, -1 stopped first.
 struct Exhaustive {
@@ -185,32 +267,36 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     const double left = options.time_limit > 0 ? std::max(0.01, options.time_limit - since(t0)) : 0.0;
     const int threads = std::min(options.threads, 64);
     const int guided_threads = std::max(1, threads / 2);
-    SoloSearch guided(start, guided_options(options, left, guided_threads));
-    guided.start();
-    std::atomic<bool> halt{false}, exhaustive_done{false};
-    std::thread watcher([&] {
-        while (!guided.wait_for(0.01))
-            if ((stop && stop->load()) || exhaustive_done.load()) guided.stop();
-        if ((stop && stop->load()) || !guided.solutions().empty()) halt = true;
+    std::atomic<bool> halt{false};  // set by the first to settle it (or a stop): ends the other
+    GuidedTurns turns(start, options, guided_threads, stop, &halt);
+    const auto begin = Clock::now();
+    // The guided search's turns (each with its repairs), doubling: the first as long as on one thread.
+    std::thread guided_side([&] {
+        double slice = std::max(kGuidedMinSeconds, std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * left));
+        for (; !halt.load() && !(stop && stop->load()); slice *= 2) {
+            const double remaining = left > 0 ? left - since(begin) : slice;
+            if (remaining <= 0 || turns.turn(std::min(slice, remaining))) break;
+        }
+        while (!halt.load()) {  // (a stop reaches the exhaustive search through halt)
+            if (stop && stop->load()) halt = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
     });
     ExactOptions rest = options;
     rest.time_limit = left;
     const Exhaustive e = exhaustive_both_orders(start, rest, &halt, threads - guided_threads);
-    if (e.answer >= 0) halt = true;
-    exhaustive_done = true;
-    watcher.join();
-    guided.join();
-    r.nodes += e.nodes + guided.stats().nodes;
-    const auto sols = guided.solutions();
-    if (!sols.empty()) {
+    halt = true;
+    guided_side.join();
+    r.nodes += e.nodes + turns.nodes();
+    if (!turns.witness().empty()) {
         r.answer = 1;
-        r.witness = sols.front().moves;
+        r.witness = std::move(turns.witness());
     } else if (e.answer >= 0) {
         r.answer = e.answer;
         r.witness = e.witness;
     } else {
         r.answer = -1;
-        set_best_layout(r, start, guided.best_partial_moves());
+        if (turns.best_area() >= 0) set_best_layout(r, start, std::move(turns.best()));
     }
     r.proven = r.answer >= 0;
     r.seconds = since(t0);
@@ -326,30 +412,18 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     // first turn gets 2% of the time limit, 0.2 s at most (or its share against the stages
     // before, if more): the near misses the guided search finds in a tenth of a second are not
     // kept waiting behind 40,000 exhaustive nodes.
-    std::vector<std::pair<int, int>> best;
-    int best_area = -1;  // (-1 while no guided turn ran)
-    std::uint64_t turn = 0;
-    // A turn of the guided search: true when it found a layout (r then says yes).
+    GuidedTurns guided(start, options, threads, stop);
+    // A turn of the guided search and its repairs: true when it found a layout (r then says yes).
     auto guided_turn = [&](double seconds) {
-        SoloOptions so = guided_options(options, seconds, threads);
-        so.seed = turn++;
-        SoloSearch guided(start, so);
-        guided.start();
-        while (!guided.wait_for(0.01))
-            if (stop && stop->load()) guided.stop();
-        guided.join();
-        r.nodes += guided.stats().nodes;
-        if (auto sols = guided.solutions(); !sols.empty()) {
+        const long long before = guided.nodes();
+        const bool found = guided.turn(seconds);
+        r.nodes += guided.nodes() - before;
+        if (found) {
             r.answer = 1;
             r.proven = true;
-            r.witness = sols.front().moves;
-            return true;
+            r.witness = std::move(guided.witness());
         }
-        if (auto layout = guided.best_partial_moves(); layout_triangles(start, layout) > best_area) {
-            best_area = layout_triangles(start, layout);
-            best = std::move(layout);
-        }
-        return false;
+        return found;
     };
     auto time_left = [&] { return options.time_limit > 0 ? options.time_limit - since(t0) : 1e9; };
     const bool turns = options.heuristic && threads == 1 && share < kTurnsBelowShare;
@@ -388,7 +462,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     r.answer = e.answer;
     r.proven = r.answer >= 0;
     if (r.answer == 1) r.witness = std::move(e.witness);
-    if (!r.proven && best_area >= 0) set_best_layout(r, start, std::move(best));
+    if (!r.proven && guided.best_area() >= 0) set_best_layout(r, start, std::move(guided.best()));
     r.seconds = since(t0);
     return r;
 }

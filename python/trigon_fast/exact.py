@@ -122,7 +122,11 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
     colour, 10% each for several: one that cannot place everything alone decides "no", and
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
-    of the time to find a witness, and the exhaustive search the rest. The share follows the
+    of the time to find a witness, and the exhaustive search the rest. Each turn of the guided
+    search hands 70% of its time to repairs of the best layout found so far: the moves around a
+    cell it leaves empty (12 to 42 triangles of them) are taken out and a short exhaustive search
+    (5,000 nodes) places every piece left from there (dense endgames the guided search leaves a
+    piece or two short are mostly completed so). The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
     in seconds), 80% from twelve (where only "yes"es are found), in between linearly. Below
     twelve on one thread the two take turns, the exhaustive search pausing each time its nodes

@@ -1,0 +1,97 @@
+#include "solver/repair.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/random.h"
+#include "solver/exact_search.h"
+#include "solver/reach.h"
+
+namespace trigon::solver {
+
+namespace {
+
+using exact_detail::Clock;
+
+constexpr int kLeastTakenOut = 12;  // a neighbourhood's triangles taken out: at least this many
+constexpr int kMoreTakenOut = 30;   // and up to this many more, at random
+
+// The n-th cell of b (0-based, n < b.count()).
+int nth_cell(const Bitboard& b, int n) {
+    int found = -1;
+    b.for_each([&](int x) {
+        if (n-- == 0) found = x;
+    });
+    return found;
+}
+
+}  // namespace
+
+RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,
+                           double seconds, long long step_nodes, std::uint64_t seed, const std::atomic<bool>* stop,
+                           const std::atomic<bool>* halt) {
+    RepairResult out;
+    const auto t0 = Clock::now();
+    const MoveTable& t = start.table();
+    const Geometry& geo = t.geo();
+    Bitboard placed_cells;
+    for (auto [c, id] : layout) placed_cells |= t.cells_mask(id);
+    // The cells the layout leaves empty: where the pieces it could not place would have to go.
+    const Bitboard holes = geo.all_cells() - start.occupied_all() - placed_cells;
+    const int n_holes = holes.count();
+    if (n_holes == 0) return out;
+    const std::vector<Bitboard> touch = touch_masks(geo);
+    Rng rng(seed);
+    std::vector<char> taken(layout.size());
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    while (elapsed() < seconds && !(stop && stop->load()) && !(halt && halt->load())) {
+        ++out.steps;
+        // Take out the moves nearest a hole, ring by ring, until enough triangles are out.
+        const int target = kLeastTakenOut + static_cast<int>(rng.below(kMoreTakenOut + 1));
+        std::fill(taken.begin(), taken.end(), 0);
+        Bitboard zone;
+        zone.set(nth_cell(holes, static_cast<int>(rng.below(static_cast<std::uint32_t>(n_holes)))));
+        for (int area = 0; area < target;) {
+            for (std::size_t i = 0; i < layout.size(); ++i)
+                if (!taken[i] && t.cells_mask(layout[i].second).intersects(zone)) {
+                    taken[i] = 1;
+                    area += t.placement(layout[i].second).size;
+                }
+            Bitboard grown = zone;
+            zone.for_each([&](int x) { grown |= touch[x]; });
+            if (grown == zone) break;
+            zone = grown;
+        }
+        // The moves kept, replayed: a kept move whose link to its colour went out goes out too.
+        Position P = start;
+        std::vector<std::pair<int, int>> kept;
+        for (bool more = true; more;) {
+            more = false;
+            for (std::size_t i = 0; i < layout.size(); ++i)
+                if (!taken[i] && P.is_legal(layout[i].first, layout[i].second)) {
+                    P.place(layout[i].first, layout[i].second);
+                    kept.push_back(layout[i]);
+                    taken[i] = 1;
+                    more = true;
+                }
+        }
+        ExactOptions o;
+        o.colours = colours;
+        o.heuristic = false;
+        o.node_limit = step_nodes;
+        o.time_limit = std::max(0.001, seconds - elapsed());
+        exact_detail::ExactSearch s(P, colours, exact_detail::ExactSearch::Mode::AllPlaced, o, stop);
+        s.join_pool(nullptr, halt, nullptr);
+        const bool found = s.run();
+        out.nodes += s.nodes();
+        if (found && !s.aborted()) {
+            out.found = true;
+            out.witness = std::move(kept);
+            for (const auto& m : s.witness()) out.witness.push_back(m);
+            return out;
+        }
+    }
+    return out;
+}
+
+}  // namespace trigon::solver

@@ -1,0 +1,32 @@
+// From a layout that places nearly everything to one that places everything: large neighbourhood
+// search. Each step takes out the layout's moves around one spot and lets the exhaustive search
+// (exact_search.h, a small node budget) place every piece left from there. The guided search
+// stalls a piece or two short on dense endgames whose complete layouts differ from its best one
+// only locally. Internal to the solver: exact.cpp runs it after turns of the guided search.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/position.h"
+
+namespace trigon::solver {
+
+struct RepairResult {
+    bool found = false;
+    std::vector<std::pair<int, int>> witness;  // (colour, id), legal in this order, when found
+    long long nodes = 0;                       // the exhaustive searches' nodes, in all
+    int steps = 0;                             // neighbourhoods searched
+};
+
+// Neighbourhoods of `layout` ((colour, id) pairs legal colour by colour from `start`, the colours
+// in `colours` placing) searched for `seconds` (or until `stop` or `halt`, either may be null),
+// each with at most `step_nodes` exhaustive nodes; `seed` picks the spots. Neighbourhoods lie
+// around the cells the layout leaves empty, 12 to 42 triangles of its moves taken out.
+RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,
+                           double seconds, long long step_nodes, std::uint64_t seed, const std::atomic<bool>* stop,
+                           const std::atomic<bool>* halt = nullptr);
+
+}  // namespace trigon::solver
