@@ -28,7 +28,8 @@ constexpr double kGuidedFirstTurnShare = 0.02;    // and the first turn at least
 constexpr double kGuidedFirstTurnSeconds = 0.2;   // or this long when that is less
 // A turn of the guided search hands this share of its time to repairs of the best layout found so
 // far (repair.h): near misses (a solution taken back, its last 8 moves random), 20 seeds each at
-// 6, 9, 10 and 12 pieces left, one thread, 5 s: 56 of 80 settled without, 70 at 50%, 73 at 70%.
+// 6, 9, 10 and 12 pieces left, one thread, 5 s: 56 of 80 settled without, 70 at 50%, 70-71 at 70%
+// (docs/exact-search.md, "Repairs of the best layout").
 constexpr double kRepairShare = 0.7;
 constexpr long long kRepairStepNodes = 5000;  // a neighbourhood's exhaustive search: nodes at most
 // One thread: the searches take turns while the guided search's share is below this (below twelve
