@@ -3,7 +3,7 @@
 number of pieces each colour still has.
 
     python bench/bench_exact.py [--left 12,10,9,6] [--seeds 6] [--limit 5] [--threads 1,2] [--exhaustive]
-                                [--questions all_colours,one_colour,max_placeable]
+                                [--questions all_colours,one_colour,max_placeable,solo]
     python -m pytest bench/bench_exact.py --benchmark-enable
 
 Positions: four-player games taken back to `left` pieces per colour, played uniformly at random
@@ -13,7 +13,8 @@ way (always a "yes" to find), and near misses: a solution taken back to `left` p
 last eight moves replaced by random legal ones (the "did I spoil it?" question; some "yes",
 some short of a complete layout by a few triangles). Questions: all colours at once (with, where not proven, how many
 triangles the best layout found left unplaced), each colour alone (can_place_all(game, [c])),
-and max_placeable for each colour; with --exhaustive also the all-colour question answered by the
+max_placeable for each colour, and (solo) the solo solver from the position, the triangle
+anywhere ("yes": a complete game found; else how many triangles it left unplaced); with --exhaustive also the all-colour question answered by the
 exhaustive search alone (heuristic=False: no guided search, no stages), with its node counts.
 Prints one JSON object.
 """
@@ -87,16 +88,16 @@ def _summary(answers, seconds) -> dict:
 KINDS = ("random", "search", "solution", "near_miss")
 
 
-QUESTIONS = ("all_colours", "one_colour", "max_placeable")
+QUESTIONS = ("all_colours", "one_colour", "max_placeable", "solo")
 
 
 def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS,
-            exhaustive: bool = False, questions=QUESTIONS) -> dict:
+            exhaustive: bool = False, questions=QUESTIONS[:3]) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
     # The all-colour question with each thread count ("all_colours_2t": two threads).
     all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads] if "all_colours" in questions else []
     extra = ["exhaustive_only"] if exhaustive else []
-    extra += [q for q in ("one_colour", "max_placeable") if q in questions]
+    extra += [q for q in ("one_colour", "max_placeable", "solo") if q in questions]
     for kind in kinds:
         for left in lefts:
             games = list(positions(kind, left, seeds))
@@ -110,6 +111,14 @@ def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1
                         answers.append(r.answer)
                         secs.append(time.perf_counter() - t0)
                         nodes.append(r.nodes)
+                        continue
+                    if question == "solo":  # the solo solver from the position, triangle anywhere: True = complete
+                        t0 = time.perf_counter()
+                        sol = tf.solve_solo(game=g, time_limit=limit, triangle_last=False)
+                        answers.append(True if sol.complete else None)
+                        secs.append(time.perf_counter() - t0)
+                        if not sol.complete:
+                            shortfall.append(sol.unplaced_triangles)
                         continue
                     if question.startswith("all_colours"):
                         t0 = time.perf_counter()
@@ -155,7 +164,8 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=float, default=5.0)
     ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))
-    ap.add_argument("--questions", default=",".join(QUESTIONS), help="questions asked, from " + ", ".join(QUESTIONS))
+    ap.add_argument("--questions", default="all_colours,one_colour,max_placeable",
+                    help="questions asked, from " + ", ".join(QUESTIONS))
     ap.add_argument("--exhaustive", action="store_true",
                     help="also the all-colour question by the exhaustive search alone (heuristic=False)")
     args = ap.parse_args(argv)

@@ -14,6 +14,8 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
+from endgames import near_miss
+
 
 # -- independent polyiamond brute force ------------------------------------------------------
 def _placements(region, counts, board):
@@ -663,17 +665,6 @@ def test_ctrl_c_stops_a_threaded_pattern_count():
         assert r.interrupted and not r.exhausted and time.perf_counter() - t0 < 5, threads
 
 
-def _near_miss(seed: int, left: int = 12, replaced: int = 8) -> tf.Game:
-    """A solo solution taken back to `left` pieces a colour, its last `replaced` moves random."""
-    g = tf.solve_solo(seed=seed, time_limit=30).game
-    while len(g.history) > 4 * (22 - left) - replaced:
-        g.undo()
-    rng = random.Random(seed)
-    for _ in range(replaced):
-        g.play(rng.choice(list(g.legal_moves)))
-    return g
-
-
 def test_can_place_all_threads_give_the_same_settled_answers():
     yes = tf.Game(tf.Variant.SOLO)
     for _, m in tf.solve_solo(seed=4, time_limit=30).moves[:64]:
@@ -692,7 +683,7 @@ def test_can_place_all_threads_prove_a_near_miss_no(threads):
     # (Seeds 4 and 10 were such positions until the packing bound gained its pass with pieces of
     # 5 or more, and reaches their limit on crossing narrow parts: 20,000 nodes settle them now;
     # seed 37 takes 22k.)
-    g = _near_miss(37, left=4)
+    g = near_miss(37, left=4)
     assert all(tf.can_place_all(g, [c], time_limit=10).answer for c in tf.Colour)
     assert tf.can_place_all(g, node_limit=20000, heuristic=False).answer is None
     r = tf.can_place_all(g, time_limit=60, threads=threads)
@@ -705,13 +696,13 @@ def test_can_place_all_one_thread_takes_turns_below_twelve_pieces():
     # at four pieces left, 77,000 at eleven) come within seconds, not after the guided search's
     # share of a long time limit (180 s and 330 s of 600 when the guided search ran first; its
     # first turn now 0.2 s). The bound is loose on purpose.
-    for g in (_near_miss(10, left=4), _random_game_at(54, 11)):
+    for g in (near_miss(10, left=4), _random_game_at(54, 11)):
         r = tf.can_place_all(g, time_limit=600)
         assert r.answer is False and r.proven and not r.witness
         assert r.seconds < 60
     # Not proven in a second (nor in 5 s on one thread or two): the best layout of all the guided
     # turns is reported, legal in its order.
-    g = _near_miss(6, left=6)
+    g = near_miss(6, left=6)
     r = tf.can_place_all(g, time_limit=1)
     assert r.answer is None and not r.proven
     for c, m in r.best_layout:
@@ -723,7 +714,7 @@ def test_can_place_all_threads_find_a_near_miss_yes():
     # Twelve pieces a colour, eight moves of a solution replaced: a "yes" the guided search finds
     # beside the exhaustive one (in about 0.2 s since the solo solver's restarts were made short;
     # 1.7 s before, when one thread's 30% of 5 s left it not proven).
-    g = _near_miss(3)
+    g = near_miss(3)
     before = g.to_blksgf()
     r = tf.can_place_all(g, time_limit=30, threads=2)
     assert g.to_blksgf() == before
@@ -741,7 +732,7 @@ def test_can_place_all_repairs_a_layout_the_guided_search_leaves_short(threads):
     # settles nothing in minutes (150 s on two threads: not proven, 249 M nodes). Taking out the
     # best layout's moves around one of its empty cells and placing every piece left from there
     # by a short exhaustive search completes it (0.3 s on one thread).
-    g = _near_miss(3, left=6)
+    g = near_miss(3, left=6)
     before = g.to_blksgf()
     r = tf.can_place_all(g, time_limit=60, threads=threads)
     assert g.to_blksgf() == before
@@ -940,7 +931,7 @@ def test_exhaustive_search_shared_out_finds_a_yes_deep_in_the_tree():
     # A near miss at four pieces a colour whose "yes" the exhaustive search reaches after about
     # 260k nodes on one thread: found by whichever thread holds that share, its witness joined
     # to the moves that led there.
-    g = _near_miss(3, left=4)
+    g = near_miss(3, left=4)
     for threads in (1, 2, 4):
         r = _core.can_place_all(g.position, 15, time_limit=60.0, heuristic=False, threads=threads, both_orders=False)
         assert r["answer"] == 1, threads

@@ -74,6 +74,7 @@ SoloOptions guided_options(const ExactOptions& options, double time_limit, int t
     SoloOptions so;
     so.colours = options.colours;
     so.triangle_last = false;
+    so.repairs = false;  // (GuidedTurns repairs between turns, on every guided thread)
     so.time_limit = time_limit;
     so.threads = threads;
     return so;
@@ -127,7 +128,10 @@ private:
         bool found = false;
         std::mutex mutex;
         auto work = [&](int k) {
-            RepairResult rep = repair_layout(start_, options_.colours, best_, seconds, kRepairStepNodes,
+            RepairBudget budget;
+            budget.seconds = seconds;
+            budget.step_nodes = kRepairStepNodes;
+            RepairResult rep = repair_layout(start_, options_.colours, best_, budget,
                                              seed * 64 + static_cast<std::uint64_t>(k), stop_, done);
             std::lock_guard<std::mutex> lock(mutex);
             nodes_ += rep.nodes;

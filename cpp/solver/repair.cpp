@@ -28,7 +28,7 @@ int nth_cell(const Bitboard& b, int n) {
 }  // namespace
 
 RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,
-                           double seconds, long long step_nodes, std::uint64_t seed, const std::atomic<bool>* stop,
+                           const RepairBudget& budget, std::uint64_t seed, const std::atomic<bool>* stop,
                            const std::atomic<bool>* halt) {
     RepairResult out;
     const auto t0 = Clock::now();
@@ -44,7 +44,11 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
     Rng rng(seed);
     std::vector<char> taken(layout.size());
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-    while (elapsed() < seconds && !(stop && stop->load()) && !(halt && halt->load())) {
+    auto spent = [&] {
+        return (budget.seconds > 0 && elapsed() >= budget.seconds) || (budget.nodes > 0 && out.nodes >= budget.nodes) ||
+               (budget.seconds <= 0 && budget.nodes <= 0);
+    };
+    while (!spent() && !(stop && stop->load()) && !(halt && halt->load())) {
         ++out.steps;
         // Take out the moves nearest a hole, ring by ring, until enough triangles are out.
         const int target = kLeastTakenOut + static_cast<int>(rng.below(kMoreTakenOut + 1));
@@ -78,8 +82,8 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         ExactOptions o;
         o.colours = colours;
         o.heuristic = false;
-        o.node_limit = step_nodes;
-        o.time_limit = std::max(0.001, seconds - elapsed());
+        o.node_limit = budget.nodes > 0 ? std::min(budget.step_nodes, budget.nodes - out.nodes) : budget.step_nodes;
+        o.time_limit = budget.seconds > 0 ? std::max(0.001, budget.seconds - elapsed()) : 0.0;
         exact_detail::ExactSearch s(P, colours, exact_detail::ExactSearch::Mode::AllPlaced, o, stop);
         s.join_pool(nullptr, halt, nullptr);
         const bool found = s.run();

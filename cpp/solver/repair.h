@@ -21,12 +21,21 @@ struct RepairResult {
     int steps = 0;                             // neighbourhoods searched
 };
 
+// How long repair_layout goes on: for `seconds` (> 0), or until its searches have spent `nodes`
+// (> 0: then, on one thread, it does the same for the same seed), whichever ends it first; each
+// neighbourhood's search has at most `step_nodes`.
+struct RepairBudget {
+    double seconds = 0;
+    long long nodes = 0;
+    long long step_nodes = 5000;
+};
+
 // Neighbourhoods of `layout` ((colour, id) pairs legal colour by colour from `start`, the colours
-// in `colours` placing) searched for `seconds` (or until `stop` or `halt`, either may be null),
-// each with at most `step_nodes` exhaustive nodes; `seed` picks the spots. Neighbourhoods lie
-// around the cells the layout leaves empty, 12 to 42 triangles of its moves taken out.
+// in `colours` placing) searched within `budget` (or until `stop` or `halt`, either may be null);
+// `seed` picks the spots. Neighbourhoods lie around the cells the layout leaves empty, 12 to 42
+// triangles of its moves taken out.
 RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,
-                           double seconds, long long step_nodes, std::uint64_t seed, const std::atomic<bool>* stop,
+                           const RepairBudget& budget, std::uint64_t seed, const std::atomic<bool>* stop,
                            const std::atomic<bool>* halt = nullptr);
 
 }  // namespace trigon::solver

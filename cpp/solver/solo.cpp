@@ -6,6 +6,7 @@
 
 #include "core/random.h"
 #include "solver/reach.h"
+#include "solver/repair.h"
 
 namespace trigon::solver {
 
@@ -28,6 +29,11 @@ constexpr int kBranching = 8;  // best candidates tried per node
 constexpr long long kRestartNodes = 300;
 constexpr int kPrefixRestartPercent = 50;
 constexpr int kMinPrefix = 40;
+// From a position, the first worker's repairs (repair()): a turn after this many nodes of
+// restarts, with this many nodes of exhaustive search per node of them.
+constexpr long long kRepairEvery = 6000;
+constexpr double kRepairNodesPerNode = 2.0;
+constexpr long long kRepairStepNodes = 5000;  // a neighbourhood's exhaustive search: nodes at most
 
 std::uint64_t mix(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
@@ -92,6 +98,7 @@ public:
             for (auto& w : fit_) w.fill(kNoFit);
             check_fit_ = pieces_fit(sh.start);
         }
+        repairs_ = index == 0 && sh.opt.repairs && sh.start.occupied_all().any();
     }
 
     void run() {
@@ -124,6 +131,8 @@ public:
             dfs(cut);
             sh_.restarts.fetch_add(1);
             flush_nodes();
+            restarts_since_repair_ += restart_nodes_;
+            if (repairs_) repair();
         }
         flush_nodes();
     }
@@ -188,6 +197,54 @@ private:
             }
         }
         return true;
+    }
+
+    // After every kRepairEvery nodes of restarts, repairs of the best partial layout with
+    // kRepairNodesPerNode times their nodes (nodes, not seconds: one thread stays deterministic).
+    // A complete layout found is a solution, played with every colour's triangle last if asked.
+    void repair() {
+        if (restarts_since_repair_ < kRepairEvery) return;
+        RepairBudget budget;
+        budget.nodes = static_cast<long long>(kRepairNodesPerNode * static_cast<double>(restarts_since_repair_));
+        budget.step_nodes = kRepairStepNodes;
+        restarts_since_repair_ = 0;
+        if (sh_.opt.time_limit > 0) {
+            budget.seconds = sh_.opt.time_limit - sh_.elapsed();
+            if (budget.seconds <= 0) return;
+        }
+        std::vector<std::pair<int, int>> layout;
+        {
+            std::lock_guard<std::mutex> lock(sh_.mu);
+            for (int c = 0; c < kNumColours; ++c)
+                for (int id : sh_.best_partial[c]) layout.push_back({c, id});
+        }
+        RepairResult rep = repair_layout(sh_.start, static_cast<std::uint8_t>(active_), layout, budget,
+                                         mix(sh_.opt.seed ^ mix(++repair_turns_)), sh_.stop);
+        pending_nodes_ += rep.nodes;
+        if (!rep.found) return;
+        // An order legal from the start, each colour's triangle after its other pieces if asked
+        // (the other pieces first, each once it joins its colour; then the triangles). A layout
+        // whose pieces join a colour only through its triangle is no solution then.
+        std::vector<std::pair<int, int>> ordered;
+        Position P = sh_.start;
+        for (int phase = sh_.opt.triangle_last ? 0 : 1; phase < 2; ++phase) {
+            for (bool more = true; more;) {
+                more = false;
+                for (auto& [c, id] : rep.witness)
+                    if (id >= 0 && (phase == 1 || t_.placement(id).piece != kTriangle) && P.is_legal(c, id)) {
+                        P.place(c, id);
+                        ordered.push_back({c, id});
+                        id = -1;
+                        more = true;
+                    }
+            }
+            for (auto [c, id] : rep.witness)
+                if (id >= 0 && t_.placement(id).piece != kTriangle) return;  // (some other piece is left)
+        }
+        if (ordered.size() != rep.witness.size()) return;
+        path_ = std::move(ordered);
+        on_solution();
+        path_.clear();
     }
 
     void on_solution() {
@@ -324,6 +381,9 @@ private:
     int best_local_ = 0;
     long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
     Rng rng_;
+    bool repairs_ = false;                 // this worker repairs (repair())
+    long long restarts_since_repair_ = 0;  // nodes of restarts since the last repairs
+    std::uint64_t repair_turns_ = 0;
     std::vector<Bitboard> touch_;                                       // per cell: the cells touching it
     std::array<std::array<std::uint16_t, kNumPieces>, kNumColours> fit_;  // per colour and piece: pieces_fit's last fit
 };

@@ -31,6 +31,10 @@ struct SoloOptions {
     // Colours that place pieces (0 = all in play). With a subset the others are assumed to stop:
     // solutions are then the placement sequences themselves (legal in that order), not games.
     std::uint8_t colours = 0;
+    // From a position (some cells occupied): the first worker repairs the best partial layout
+    // between restarts (repair.h: its moves around an empty cell taken out, the exhaustive search
+    // placing every piece left from there).
+    bool repairs = true;
 };
 
 struct SoloSolution {

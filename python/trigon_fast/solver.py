@@ -181,7 +181,10 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     ``Variant.THREE_PLAYER`` or ``Variant.solo(side=8)`` play on the inner board.
     ``start_cells``: ``None`` (free), a mapping colour -> cell, or one cell (or ``None``) per
     colour in play, as names (``"r15"``) or indices. ``game``: continue from this game's
-    position ("can every remaining piece still be placed?"). ``threads`` race different seeds;
+    position ("can every remaining piece still be placed?"); from a position the first thread
+    also repairs the best partial layout between its restarts (the moves around a cell it leaves
+    empty taken out, and a short exhaustive search placing every piece left from there: dense
+    endgames the restarts leave a piece or two short). ``threads`` race different seeds;
     with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
     four times a second; returning ``False`` stops the search. Ctrl-C also stops it and returns
     the best found so far (``interrupted`` set).

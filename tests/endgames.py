@@ -1,0 +1,19 @@
+"""Endgame positions shared by the solver tests."""
+
+from __future__ import annotations
+
+import random
+
+import trigon_fast as tf
+
+
+def near_miss(seed: int, left: int = 12, replaced: int = 8) -> tf.Game:
+    """A solo solution (seed) taken back to `left` pieces a colour, its last `replaced` moves
+    random (random.Random(seed)): the positions of bench/bench_exact.py's near misses."""
+    g = tf.solve_solo(seed=seed, time_limit=30).game
+    while len(g.history) > 4 * (22 - left) - replaced:
+        g.undo()
+    rng = random.Random(seed)
+    for _ in range(replaced):
+        g.play(rng.choice(list(g.legal_moves)))
+    return g
