@@ -1,6 +1,7 @@
 // ThreadSanitizer driver of everything that runs on several threads: the parallel search (2-4
 // workers, progress snapshots read while workers write, stop from another thread, tree reuse,
-// a node budget that fills, sampled playouts), the parallel solo solver (racing workers,
+// a node budget that fills, sampled playouts), the parallel solo solver (racing workers, one
+// repairing the shared best layout from a position,
 // several solutions, stats polled while running, stop from another thread), batched
 // self-play and the threaded endgame questions. Built and run by .ci/sanitize (see there for the compile line):
 //   tsan_parallel [all|search|solver|batch|exact]   # prints "ok", and TSan prints no report
@@ -99,6 +100,41 @@ void solver_runs() {
             }
             expect(legal && sol.complete, "solution replays legally");
         }
+    }
+    {  // from a near miss (a solution taken back to 6 pieces a colour, 8 moves replaced): the
+       // first worker repairs the shared best layout while the others restart, stats polled
+        solver::SoloOptions o;
+        o.seed = 6;
+        o.time_limit = 60;
+        const auto sol = solver::solve_solo(start, o);
+        expect(sol.complete, "solver: a solution to take back");
+        Position q = start;
+        for (std::size_t k = 0; k + 24 + 8 < sol.moves.size(); ++k) q.play(sol.moves[k].second);
+        MoveList ml;
+        std::uint64_t lcg = 99;
+        for (int k = 0; k < 8 && !q.is_over(); ++k) {
+            q.generate(q.to_move(), ml);
+            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+            q.play(ml.size ? ml.moves[(lcg >> 33) % ml.size] : kPass);
+        }
+        o.threads = 3;
+        o.triangle_last = false;
+        o.time_limit = 5;
+        solver::SoloSearch search(q, o);
+        search.start();
+        while (!search.wait_for(0.005)) (void)search.stats();
+        search.join();
+        const auto best = search.best();
+        Position p = q;
+        bool legal = true;
+        for (auto [c, id] : best.moves) {
+            if (p.to_move() != c || !is_legal(p, id)) legal = false;
+            if (!legal) break;
+            p.play(id);
+        }
+        std::printf("solver: from a near miss: %s, %d triangles unplaced\n", best.complete ? "complete" : "incomplete",
+                    best.unplaced_triangles);
+        expect(legal, "solver: the best game from a near miss replays legally");
     }
     {  // stop from another thread
         solver::SoloOptions o;
