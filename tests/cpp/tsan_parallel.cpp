@@ -1,9 +1,8 @@
 // ThreadSanitizer driver of everything that runs on several threads: the parallel search (2-4
 // workers, progress snapshots read while workers write, stop from another thread, tree reuse,
 // a node budget that fills, sampled playouts), the parallel solo solver (racing workers, one
-// repairing the shared best layout from a position,
-// several solutions, stats polled while running, stop from another thread), batched
-// self-play and the threaded endgame questions. Built and run by .ci/sanitize (see there for the compile line):
+// of them repairing the shared best layout from a position, several solutions, stats polled
+// while running, stop from another thread), batched self-play and the threaded endgame questions. Built and run by .ci/sanitize (see there for the compile line):
 //   tsan_parallel [all|search|solver|batch|exact]   # prints "ok", and TSan prints no report
 // It also checks results (legal moves, solutions that replay), so a race that corrupts a result
 // without a report still fails. Exit status 0 on success.
