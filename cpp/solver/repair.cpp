@@ -43,6 +43,12 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
     const std::vector<Bitboard> touch = touch_masks(geo);
     Rng rng(seed);
     std::vector<char> taken(layout.size());
+    // One exhaustive search, reset for each neighbourhood (o's limits are set before each).
+    ExactOptions o;
+    o.colours = colours;
+    o.heuristic = false;
+    exact_detail::ExactSearch search(start, colours, exact_detail::ExactSearch::Mode::AllPlaced, o, stop);
+    search.join_pool(nullptr, halt, nullptr);
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
     auto spent = [&] {
         return (budget.seconds > 0 && elapsed() >= budget.seconds) || (budget.nodes > 0 && out.nodes >= budget.nodes) ||
@@ -79,19 +85,15 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
                     more = true;
                 }
         }
-        ExactOptions o;
-        o.colours = colours;
-        o.heuristic = false;
         o.node_limit = budget.nodes > 0 ? std::min(budget.step_nodes, budget.nodes - out.nodes) : budget.step_nodes;
         o.time_limit = budget.seconds > 0 ? std::max(0.001, budget.seconds - elapsed()) : 0.0;
-        exact_detail::ExactSearch s(P, colours, exact_detail::ExactSearch::Mode::AllPlaced, o, stop);
-        s.join_pool(nullptr, halt, nullptr);
-        const bool found = s.run();
-        out.nodes += s.nodes();
-        if (found && !s.aborted()) {
+        search.reset(P);
+        const bool found = search.run();
+        out.nodes += search.nodes();
+        if (found && !search.aborted()) {
             out.found = true;
             out.witness = std::move(kept);
-            for (const auto& m : s.witness()) out.witness.push_back(m);
+            for (const auto& m : search.witness()) out.witness.push_back(m);
             return out;
         }
     }
