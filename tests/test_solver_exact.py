@@ -969,3 +969,61 @@ def test_exhaustive_search_settles_random_games_at_ten_pieces_left(seed):
     assert all(len(g.pieces_left(c)) == 10 for c in tf.Colour)
     r = tf.can_place_all(g, time_limit=60, node_limit=100_000, heuristic=False)
     assert r.answer is False and r.proven and r.nodes <= 100_000
+
+
+def _solution_taken_back(variant, seed: int, left: int, alternate_rule: bool = False):
+    """A solo solution of the variant and the game taken back to `left` pieces a colour, with
+    the moves taken back ((colour, placement id) pairs, in order)."""
+    if variant is None:
+        sol = tf.solve_solo(alternate_rule=alternate_rule, seed=seed, time_limit=30)
+    else:
+        sol = tf.solve_solo(variant, seed=seed, time_limit=30)
+    assert sol.complete
+    g = sol.game.copy()
+    n = len(g.variant.colours)
+    while len(g.history) > n * (22 - left):
+        g.undo()
+    rest = [(int(c), m.id) for c, m in sol.game.history[len(g.history):]]
+    return g, rest
+
+
+@pytest.mark.parametrize("variant, alternate_rule", [(None, False), (None, True), (tf.Variant.THREE_PLAYER, False)])
+def test_repair_layout_completes_a_layout_some_moves_short(variant, alternate_rule):
+    # A solution's last moves less three of them: the layout is short, and repairs (moves around
+    # an empty cell taken out, an exhaustive search placing every piece left) complete it; under
+    # the alternate rule and on the inner board with three colours too.
+    g, rest = _solution_taken_back(variant, 1, 6, alternate_rule)
+    short = [m for k, m in enumerate(rest) if k not in (2, 9, 15)]
+    mask = sum(1 << int(c) for c in g.variant.colours)
+    before = g.to_blksgf()
+    r = _core.repair_layout(g.position, mask, short, nodes=2_000_000, seed=0)
+    assert g.to_blksgf() == before
+    assert r["found"] and r["steps"] >= 1 and 0 < r["nodes"] <= 2_000_000 + 5001
+    h = g.copy()
+    for c, pid in r["witness"]:  # legal in this order, the others passing
+        h.play(tf.Move.from_id(pid, side=g.variant.side), colour=tf.Colour(c))
+    assert all(not h.pieces_left(c) for c in g.variant.colours)
+    again = _core.repair_layout(g.position, mask, short, nodes=2_000_000, seed=0)
+    assert again["witness"] == r["witness"] and again["nodes"] == r["nodes"]  # a node budget: deterministic
+
+
+def test_repair_layout_refuses_bad_input_and_survives_odd_layouts():
+    g, rest = _solution_taken_back(None, 2, 4)
+    n = tf.board(9).num_placements
+    for bad in (dict(layout=[(0, n)]), dict(layout=[(0, -1)]), dict(layout=[(4, 0)]), dict(colours=16),
+                dict(seconds=-1.0), dict(nodes=-5), dict(step_nodes=0), dict(seconds=0.0, nodes=0)):
+        kw = dict(colours=15, layout=rest, nodes=1000)
+        kw.update(bad)
+        with pytest.raises(ValueError):
+            _core.repair_layout(g.position, **kw)
+    # Nothing placed yet, a move given twice, moves that overlap the board's pieces: no crash, and
+    # a layout found is legal.
+    placed = [(int(c), m.id) for c, m in g.history[:3]]
+    for layout in ([], rest[:1] * 2 + rest[1:], placed + rest[3:]):
+        r = _core.repair_layout(g.position, 15, layout, nodes=50_000, seed=1)
+        if r["found"]:
+            h = g.copy()
+            for c, pid in r["witness"]:
+                h.play(tf.Move.from_id(pid), colour=tf.Colour(c))
+            assert all(not h.pieces_left(c) for c in tf.Colour)
+        assert 0 < r["nodes"] <= 50_000 + 5001 or r["steps"] == 0

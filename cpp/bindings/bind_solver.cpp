@@ -10,6 +10,7 @@
 #include "core/position.h"
 #include "solver/exact.h"
 #include "solver/pattern.h"
+#include "solver/repair.h"
 #include "solver/solo.h"
 
 namespace py = pybind11;
@@ -156,6 +157,40 @@ void bind_solver(py::module_& m) {
         py::arg("start"), py::arg("colours"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
         py::arg("heuristic") = true, py::arg("threads") = 1, py::arg("least_slack") = false, py::arg("both_orders") = true,
         py::arg("transpositions") = true, "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
+    m.def(
+        "repair_layout",
+        [](const Position& start, int colours, const std::vector<std::pair<int, int>>& layout, double seconds,
+           long long nodes, long long step_nodes, std::uint64_t seed) {
+            if (colours < 0 || colours > 0xF) throw py::value_error("colours must be a bit mask of 0..3");
+            for (auto [c, id] : layout) {
+                if (c < 0 || c >= kNumColours) throw py::value_error("layout: colour must be 0..3");
+                if (id < 0 || id >= start.table().num_placements()) throw py::value_error("layout: no such placement");
+            }
+            if (!(seconds >= 0) || nodes < 0 || step_nodes < 1 || (seconds <= 0 && nodes <= 0))
+                throw py::value_error("give seconds > 0 or nodes > 0 (and step_nodes >= 1)");
+            solver::RepairBudget budget;
+            budget.seconds = seconds;
+            budget.nodes = nodes;
+            budget.step_nodes = step_nodes;
+            std::atomic<bool> stop{false};
+            bool interrupted = false;
+            auto r = run_interruptible(stop, interrupted, [&] {
+                return solver::repair_layout(start, static_cast<std::uint8_t>(colours), layout, budget, seed, &stop);
+            });
+            py::dict d;
+            d["found"] = r.found;
+            py::list w;
+            for (auto [c, id] : r.witness) w.append(py::make_tuple(c, id));
+            d["witness"] = w;
+            d["nodes"] = r.nodes;
+            d["steps"] = r.steps;
+            d["interrupted"] = interrupted;
+            return d;
+        },
+        py::arg("start"), py::arg("colours"), py::arg("layout"), py::arg("seconds") = 0.0, py::arg("nodes") = 0,
+        py::arg("step_nodes") = 5000, py::arg("seed") = 0,
+        "Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, "
+        "every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps.");
     m.def(
         "max_placeable",
         [](const Position& start, int colour, double time_limit, long long node_limit, bool heuristic) {

@@ -500,6 +500,10 @@ def random_games_stats(start: Position, games: typing.SupportsInt | typing.Suppo
     """
     Plays uniformly random games from a position in C++ (GIL released, Ctrl-C stops it).
     """
+def repair_layout(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, layout: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], seconds: typing.SupportsFloat | typing.SupportsIndex = 0.0, nodes: typing.SupportsInt | typing.SupportsIndex = 0, step_nodes: typing.SupportsInt | typing.SupportsIndex = 5000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+    """
+    Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps.
+    """
 def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1) -> dict:
     """
     Exact cover of board cells by a multiset of pieces (counts per piece index).
