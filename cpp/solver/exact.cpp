@@ -81,8 +81,9 @@ SoloOptions guided_options(const ExactOptions& options, double time_limit, int t
 }
 
 // Turns of the guided search, each ending with repairs of the best layout found so far, or every
-// other turn of its own (on as many threads as the guided search, each with its own spots). The guided search stalls a piece
-// or two short on dense endgames whose complete layouts differ from its best one only locally.
+// other turn of its own (on as many threads as the guided search, each with its own spots). The
+// guided search stalls a piece or two short on dense endgames whose complete layouts differ from
+// its best one only locally.
 class GuidedTurns {
 public:
     // `halt` (may be null) ends a turn as `stop` does, and a turn that finds a layout sets it.

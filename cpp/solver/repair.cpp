@@ -27,6 +27,21 @@ int nth_cell(const Bitboard& b, int n) {
 
 }  // namespace
 
+void play_when_legal(Position& P, const std::vector<std::pair<int, int>>& moves, std::vector<char>& taken,
+                     std::vector<std::pair<int, int>>& played, int held) {
+    for (bool more = true; more;) {
+        more = false;
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            const auto [c, id] = moves[i];
+            if (taken[i] || P.table().placement(id).piece == held || !P.is_legal(c, id)) continue;
+            P.place(c, id);
+            played.push_back(moves[i]);
+            taken[i] = 1;
+            more = true;
+        }
+    }
+}
+
 RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,
                            const RepairBudget& budget, std::uint64_t seed, const std::atomic<bool>* stop,
                            const std::atomic<bool>* halt) {
@@ -75,16 +90,7 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         // The moves kept, replayed: a kept move whose link to its colour went out goes out too.
         Position P = start;
         std::vector<std::pair<int, int>> kept;
-        for (bool more = true; more;) {
-            more = false;
-            for (std::size_t i = 0; i < layout.size(); ++i)
-                if (!taken[i] && P.is_legal(layout[i].first, layout[i].second)) {
-                    P.place(layout[i].first, layout[i].second);
-                    kept.push_back(layout[i]);
-                    taken[i] = 1;
-                    more = true;
-                }
-        }
+        play_when_legal(P, layout, taken, kept);
         o.node_limit = budget.nodes > 0 ? std::min(budget.step_nodes, budget.nodes - out.nodes) : budget.step_nodes;
         o.time_limit = budget.seconds > 0 ? std::max(0.001, budget.seconds - elapsed()) : 0.0;
         search.reset(P);

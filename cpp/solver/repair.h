@@ -21,6 +21,12 @@ struct RepairResult {
     int steps = 0;                             // neighbourhoods searched
 };
 
+// Plays onto P, in passes until none is left to play, each move of `moves` ((colour, id)) not yet
+// `taken` once it is legal there (the moves of piece `held` held back; -1: none), marking it taken
+// and appending it to `played`: an order legal from P for a layout legal colour by colour.
+void play_when_legal(Position& P, const std::vector<std::pair<int, int>>& moves, std::vector<char>& taken,
+                     std::vector<std::pair<int, int>>& played, int held = -1);
+
 // How long repair_layout goes on: for `seconds` (> 0), or until its searches have spent `nodes`
 // (> 0: then, on one thread, it does the same for the same seed), whichever ends it first; each
 // neighbourhood's search has at most `step_nodes`.

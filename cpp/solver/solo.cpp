@@ -71,6 +71,15 @@ struct SoloSearch::Shared {
     int best_partial_area = -1;
 
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+    // best_partial as (colour, id) pairs, colour by colour.
+    std::vector<std::pair<int, int>> best_partial_moves() const {
+        std::lock_guard<std::mutex> lock(mu);
+        std::vector<std::pair<int, int>> moves;
+        for (int c = 0; c < kNumColours; ++c)
+            for (int id : best_partial[c]) moves.push_back({c, id});
+        return moves;
+    }
 };
 
 namespace {
@@ -212,35 +221,22 @@ private:
             budget.seconds = sh_.opt.time_limit - sh_.elapsed();
             if (budget.seconds <= 0) return;
         }
-        std::vector<std::pair<int, int>> layout;
-        {
-            std::lock_guard<std::mutex> lock(sh_.mu);
-            for (int c = 0; c < kNumColours; ++c)
-                for (int id : sh_.best_partial[c]) layout.push_back({c, id});
-        }
-        RepairResult rep = repair_layout(sh_.start, static_cast<std::uint8_t>(active_), layout, budget,
-                                         mix(sh_.opt.seed ^ mix(++repair_turns_)), sh_.stop);
+        RepairResult rep = repair_layout(sh_.start, static_cast<std::uint8_t>(active_), sh_.best_partial_moves(),
+                                         budget, mix(sh_.opt.seed ^ mix(++repair_turns_)), sh_.stop);
         pending_nodes_ += rep.nodes;
         if (!rep.found) return;
         // An order legal from the start, each colour's triangle after its other pieces if asked
         // (the other pieces first, each once it joins its colour; then the triangles). A layout
         // whose pieces join a colour only through its triangle is no solution then.
         std::vector<std::pair<int, int>> ordered;
+        std::vector<char> taken(rep.witness.size());
         Position P = sh_.start;
-        for (int phase = sh_.opt.triangle_last ? 0 : 1; phase < 2; ++phase) {
-            for (bool more = true; more;) {
-                more = false;
-                for (auto& [c, id] : rep.witness)
-                    if (id >= 0 && (phase == 1 || t_.placement(id).piece != kTriangle) && P.is_legal(c, id)) {
-                        P.place(c, id);
-                        ordered.push_back({c, id});
-                        id = -1;
-                        more = true;
-                    }
-            }
-            for (auto [c, id] : rep.witness)
-                if (id >= 0 && t_.placement(id).piece != kTriangle) return;  // (some other piece is left)
+        if (sh_.opt.triangle_last) {
+            play_when_legal(P, rep.witness, taken, ordered, kTriangle);
+            for (std::size_t i = 0; i < taken.size(); ++i)  // (another piece left: no solution here)
+                if (!taken[i] && t_.placement(rep.witness[i].second).piece != kTriangle) return;
         }
+        play_when_legal(P, rep.witness, taken, ordered);
         if (ordered.size() != rep.witness.size()) return;
         path_ = std::move(ordered);
         on_solution();
@@ -465,13 +461,7 @@ SoloSolution SoloSearch::best() const {
     return replay_layout(shared_->start, lists);
 }
 
-std::vector<std::pair<int, int>> SoloSearch::best_partial_moves() const {
-    std::lock_guard<std::mutex> lock(shared_->mu);
-    std::vector<std::pair<int, int>> moves;
-    for (int c = 0; c < kNumColours; ++c)
-        for (int id : shared_->best_partial[c]) moves.push_back({c, id});
-    return moves;
-}
+std::vector<std::pair<int, int>> SoloSearch::best_partial_moves() const { return shared_->best_partial_moves(); }
 
 SoloSolution solve_solo(const Position& start, const SoloOptions& options, SoloStats* stats) {
     SoloSearch search(start, options);
