@@ -34,6 +34,31 @@ void expect(bool ok, const char* what) {
 
 bool is_legal(const Position& p, int id) { return id >= 0 && p.check(p.to_move(), id) == Illegal::None; }
 
+// Whether `moves` ((colour, id), in turn order) replay legally from `start`.
+bool replays_legally(const Position& start, const std::vector<std::pair<int, int>>& moves) {
+    Position q = start;
+    for (auto [c, id] : moves) {
+        if (q.to_move() != c || !is_legal(q, id)) return false;
+        q.play(id);
+    }
+    return true;
+}
+
+// A near miss: a solution's first moves (all but `back` + `replaced`), then `replaced` moves
+// picked by a linear congruential generator from `lcg` (passes where none is left).
+Position near_miss(const Position& start, const std::vector<std::pair<int, int>>& solution, std::size_t back,
+                   int replaced, std::uint64_t lcg) {
+    Position q = start;
+    for (std::size_t k = 0; k + back + replaced < solution.size(); ++k) q.play(solution[k].second);
+    MoveList ml;
+    for (int k = 0; k < replaced && !q.is_over(); ++k) {
+        q.generate(q.to_move(), ml);
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        q.play(ml.size ? ml.moves[(lcg >> 33) % ml.size] : kPass);
+    }
+    return q;
+}
+
 void search_games() {
     for (int side : {9, 8}) {
         Rules r;
@@ -89,16 +114,8 @@ void solver_runs() {
         search.join();
         auto sols = search.solutions();
         expect(sols.size() == 2, "solver found two solutions");
-        for (const auto& sol : sols) {
-            Position q = start;
-            bool legal = true;
-            for (auto [c, id] : sol.moves) {
-                if (q.to_move() != c || !is_legal(q, id)) legal = false;
-                if (!legal) break;
-                q.play(id);
-            }
-            expect(legal && sol.complete, "solution replays legally");
-        }
+        for (const auto& sol : sols)
+            expect(replays_legally(start, sol.moves) && sol.complete, "solution replays legally");
     }
     {  // from a near miss (a solution taken back to 6 pieces a colour, 8 moves replaced): the
        // first worker repairs the shared best layout while the others restart, stats polled
@@ -107,15 +124,7 @@ void solver_runs() {
         o.time_limit = 60;
         const auto sol = solver::solve_solo(start, o);
         expect(sol.complete, "solver: a solution to take back");
-        Position q = start;
-        for (std::size_t k = 0; k + 24 + 8 < sol.moves.size(); ++k) q.play(sol.moves[k].second);
-        MoveList ml;
-        std::uint64_t lcg = 99;
-        for (int k = 0; k < 8 && !q.is_over(); ++k) {
-            q.generate(q.to_move(), ml);
-            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-            q.play(ml.size ? ml.moves[(lcg >> 33) % ml.size] : kPass);
-        }
+        const Position q = near_miss(start, sol.moves, 24, 8, 99);
         o.threads = 3;
         o.triangle_last = false;
         o.time_limit = 5;
@@ -124,16 +133,9 @@ void solver_runs() {
         while (!search.wait_for(0.005)) (void)search.stats();
         search.join();
         const auto best = search.best();
-        Position p = q;
-        bool legal = true;
-        for (auto [c, id] : best.moves) {
-            if (p.to_move() != c || !is_legal(p, id)) legal = false;
-            if (!legal) break;
-            p.play(id);
-        }
         std::printf("solver: from a near miss: %s, %d triangles unplaced\n", best.complete ? "complete" : "incomplete",
                     best.unplaced_triangles);
-        expect(legal, "solver: the best game from a near miss replays legally");
+        expect(replays_legally(q, best.moves), "solver: the best game from a near miss replays legally");
     }
     {  // stop from another thread
         solver::SoloOptions o;
@@ -169,15 +171,7 @@ void exact_runs() {
     expect(!sols.empty(), "exact: a solution to take back");
     if (sols.empty()) return;
     for (int replaced : {4, 6}) {  // a "yes" (the quick stage settles it) and a "no" past it (72k nodes)
-        Position q = start;
-        for (std::size_t k = 0; k + 16 + replaced < sols.front().moves.size(); ++k) q.play(sols.front().moves[k].second);
-        MoveList ml;
-        std::uint64_t lcg = 12345 + replaced;
-        for (int k = 0; k < replaced && !q.is_over(); ++k) {  // a near miss: some moves replaced by others
-            q.generate(q.to_move(), ml);
-            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-            q.play(ml.size ? ml.moves[(lcg >> 33) % ml.size] : kPass);
-        }
+        const Position q = near_miss(start, sols.front().moves, 16, replaced, 12345 + replaced);
         solver::ExactOptions o;
         o.time_limit = 60;
         o.heuristic = false;
