@@ -11,10 +11,11 @@ Positions: four-player games taken back to `left` pieces per colour, played unif
 search at level 3 (one thread per game), and complete solo-puzzle solutions taken back the same
 way (always a "yes" to find), and near misses: a solution taken back to `left` pieces with its
 last eight moves replaced by random legal ones (the "did I spoil it?" question; some "yes",
-some short of a complete layout by a few triangles). Questions: all colours at once (with, where not proven, how many
-triangles the best layout found left unplaced), each colour alone (can_place_all(game, [c])),
-max_placeable for each colour, and (solo) the solo solver from the position, the triangle
-anywhere ("yes": a complete game found; else how many triangles it left unplaced); with --exhaustive also the all-colour question answered by the
+some short of a complete layout by a few triangles). Questions: all colours at once (with,
+where not proven, how many triangles the best layout found left unplaced), each colour alone
+(can_place_all(game, [c])), max_placeable for each colour, and (solo, only when asked) the solo
+solver from the position, the triangle anywhere ("yes": a complete game found; else how many
+triangles it left unplaced); with --exhaustive also the all-colour question answered by the
 exhaustive search alone (heuristic=False: no guided search, no stages), with its node counts.
 Prints one JSON object.
 """
@@ -89,10 +90,11 @@ KINDS = ("random", "search", "solution", "near_miss")
 
 
 QUESTIONS = ("all_colours", "one_colour", "max_placeable", "solo")
+DEFAULT_QUESTIONS = QUESTIONS[:3]  # (solo: asked for)
 
 
 def measure(lefts=(12, 10, 9, 6), seeds=range(6), limit: float = 5.0, threads=(1,), kinds=KINDS,
-            exhaustive: bool = False, questions=QUESTIONS[:3]) -> dict:
+            exhaustive: bool = False, questions=DEFAULT_QUESTIONS) -> dict:
     out = {"time_limit_s": limit, "seeds": len(seeds)}
     # The all-colour question with each thread count ("all_colours_2t": two threads).
     all_qs = [("all_colours" if n == 1 else f"all_colours_{n}t", n) for n in threads] if "all_colours" in questions else []
@@ -164,8 +166,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=float, default=5.0)
     ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))
-    ap.add_argument("--questions", default="all_colours,one_colour,max_placeable",
-                    help="questions asked, from " + ", ".join(QUESTIONS))
+    ap.add_argument("--questions", default=",".join(DEFAULT_QUESTIONS), help="questions asked, from " + ", ".join(QUESTIONS))
     ap.add_argument("--exhaustive", action="store_true",
                     help="also the all-colour question by the exhaustive search alone (heuristic=False)")
     args = ap.parse_args(argv)

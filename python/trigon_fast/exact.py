@@ -123,10 +123,10 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     colour, 10% each for several: one that cannot place everything alone decides "no", and
     single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
     of the time to find a witness, and the exhaustive search the rest. Each turn of the guided
-    search hands 70% of its time to repairs of the best layout found so far: the moves around a
-    cell it leaves empty (12 to 42 triangles of them) are taken out and a short exhaustive search
-    (5,000 nodes) places every piece left from there (dense endgames the guided search leaves a
-    piece or two short are mostly completed so). The share follows the
+    search hands 70% of its time to repairs of the best layout found so far (every other turn, of
+    its own): the moves around a cell it leaves empty (12 to 42 triangles of them) are taken out
+    and a short exhaustive search (5,000 nodes) places every piece left from there (dense endgames
+    the guided search leaves a piece or two short are mostly completed so). The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
     in seconds), 80% from twelve (where only "yes"es are found), in between linearly. Below
     twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
@@ -140,8 +140,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     small for its bigger pieces per piece of 1 to 3 triangles it has), or where the cells the
     pieces left can still cover (pockets of up to 20 cells count only their best packings, a
     colour's pieces kept apart, also with pieces of 4, 5 and 6 triangles or more only, the rest
-    by the smaller pieces left) are fewer than their area; and it skips a residual problem it met before (every colour with the
-    same pieces left, free cells in its reach and attach points there). ``node_limit`` bounds the
+    by the smaller pieces left) are fewer than their area; and it skips a residual problem it met
+    before (every colour with the same pieces left, free cells in its reach and attach points
+    there). ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
     much the best layout the guided search found places (``best_layout``, legal in that order):
     what can surely be placed, not a bound on what can.
