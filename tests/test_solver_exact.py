@@ -527,6 +527,9 @@ def test_can_place_all_not_proven_gives_the_best_layout_found():
     for c, m in r.best_layout:  # legal in this order, the others passing
         h.play(m, colour=c)
     assert sum(m.size for _, m in r.best_layout) == r.best_triangles
+    # Extended until no colour can place more (the guided search's dives end where their first
+    # colour is stuck, the others still with moves).
+    assert not any(h.legal_moves_of(c) for c in g.variant.colours)
 
 
 def test_can_place_all_no_at_a_blocked_end():
@@ -708,6 +711,7 @@ def test_can_place_all_one_thread_takes_turns_below_twelve_pieces():
     for c, m in r.best_layout:
         g.play(m, colour=c)
     assert 0 < r.best_triangles == sum(m.size for _, m in r.best_layout) < r.target_triangles
+    assert not any(g.legal_moves_of(c) for c in g.variant.colours)
 
 
 def test_can_place_all_threads_find_a_near_miss_yes():

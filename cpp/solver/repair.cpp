@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "core/random.h"
 #include "solver/exact_search.h"
@@ -40,6 +41,52 @@ void play_when_legal(Position& P, const std::vector<std::pair<int, int>>& moves,
             more = true;
         }
     }
+}
+
+std::vector<std::pair<int, int>> extend_layout(const Position& start, std::uint8_t colours,
+                                               const std::vector<std::pair<int, int>>& layout, int tries,
+                                               std::uint64_t seed) {
+    const MoveTable& t = start.table();
+    Position base = start;
+    for (auto [c, id] : layout) base.place(c, id);
+    auto ml = std::make_unique<MoveList>();
+    Rng rng(seed);
+    std::vector<std::pair<int, int>> best = layout, cur;
+    int best_gain = 0;
+    for (int k = 0; k < tries; ++k) {
+        Position P = base;
+        cur.clear();
+        int gain = 0;
+        for (bool more = true; more;) {
+            more = false;
+            for (int c = 0; c < kNumColours; ++c) {
+                if (!(colours >> c & 1) || !P.in_play(c) || !P.pieces_left(c)) continue;
+                const Bitboard own_free = t.geo().all_cells() - P.occupied_all() - P.forbidden(c);
+                P.generate(c, *ml);
+                int pick = -1, best_score = 0;
+                for (auto id : *ml) {
+                    const int lost = (t.adj_mask(id) & own_free).count();
+                    const int noise = k ? static_cast<int>(rng.below(4)) : 0;
+                    const int score = 64 * t.placement(id).size - 2 * lost + noise;
+                    if (pick < 0 || score > best_score) {
+                        pick = id;
+                        best_score = score;
+                    }
+                }
+                if (pick < 0) continue;
+                P.place(c, pick);
+                cur.push_back({c, pick});
+                gain += t.placement(pick).size;
+                more = true;
+            }
+        }
+        if (gain > best_gain) {
+            best_gain = gain;
+            best = layout;
+            best.insert(best.end(), cur.begin(), cur.end());
+        }
+    }
+    return best;
 }
 
 RepairResult repair_layout(const Position& start, std::uint8_t colours, const std::vector<std::pair<int, int>>& layout,

@@ -27,6 +27,15 @@ struct RepairResult {
 void play_when_legal(Position& P, const std::vector<std::pair<int, int>>& moves, std::vector<char>& taken,
                      std::vector<std::pair<int, int>>& played, int held = -1);
 
+// `layout` ((colour, id) pairs legal in order from `start`) with moves appended that place more
+// of the `colours`' pieces: greedy, each colour in turn its biggest piece where it leaves fewest
+// of its own free cells next to it, `tries` times (after the first with random ties, from
+// `seed`); the longest kept. Only for reporting: a layout that cannot be completed still shows
+// how much can be placed (the guided search's dives end where their first colour is stuck).
+std::vector<std::pair<int, int>> extend_layout(const Position& start, std::uint8_t colours,
+                                               const std::vector<std::pair<int, int>>& layout, int tries,
+                                               std::uint64_t seed);
+
 // How long repair_layout goes on: for `seconds` (> 0), or until its searches have spent `nodes`
 // (> 0: then, on one thread, it does the same for the same seed), whichever ends it first; each
 // neighbourhood's search has at most `step_nodes`.

@@ -30,7 +30,8 @@ class PlaceAllResult:
     interrupted: bool = False
     # Triangles of the colours' pieces left (what a "yes" places), and the most of them that one
     # layout found placed: the witness's on a "yes"; on "not proven" the guided search's best,
-    # a lower bound on what can be placed; None when no such layout was looked for.
+    # extended greedily until no colour asked can place more, a lower bound on what can be
+    # placed; None when no such layout was looked for.
     target_triangles: int = 0
     best_triangles: Optional[int] = None
     best_layout: List[Tuple[Colour, Move]] = field(default_factory=list)
@@ -144,8 +145,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     before (every colour with the same pieces left, free cells in its reach and attach points
     there). ``node_limit`` bounds the
     exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
-    much the best layout the guided search found places (``best_layout``, legal in that order):
-    what can surely be placed, not a bound on what can.
+    much the best layout the guided search found places (``best_layout``, legal in that order),
+    extended greedily until no colour asked can place more: what can surely be placed, not a
+    bound on what can.
 
     ``threads`` >= 2 (with ``heuristic``): at ten pieces a colour or fewer, after the single
     colours, the guided search runs on half the threads (at least one) beside the exhaustive
