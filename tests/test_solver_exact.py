@@ -3,6 +3,7 @@ endgame questions against plain exhaustive enumeration of legal moves."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import signal
@@ -1015,7 +1016,8 @@ def test_repair_layout_refuses_bad_input_and_survives_odd_layouts():
     g, rest = _solution_taken_back(None, 2, 4)
     n = tf.board(9).num_placements
     for bad in (dict(layout=[(0, n)]), dict(layout=[(0, -1)]), dict(layout=[(4, 0)]), dict(colours=16),
-                dict(seconds=-1.0), dict(nodes=-5), dict(step_nodes=0), dict(seconds=0.0, nodes=0)):
+                dict(seconds=-1.0), dict(nodes=-5), dict(step_nodes=0), dict(seconds=0.0, nodes=0),
+                dict(accept=True, accept_nodes=0)):
         kw = dict(colours=15, layout=rest, nodes=1000)
         kw.update(bad)
         with pytest.raises(ValueError):
@@ -1023,11 +1025,35 @@ def test_repair_layout_refuses_bad_input_and_survives_odd_layouts():
     # Nothing placed yet, a move given twice, moves that overlap the board's pieces: no crash, and
     # a layout found is legal.
     placed = [(int(c), m.id) for c, m in g.history[:3]]
-    for layout in ([], rest[:1] * 2 + rest[1:], placed + rest[3:]):
-        r = _core.repair_layout(g.position, 15, layout, nodes=50_000, seed=1)
+    for layout, accept in itertools.product(([], rest[:1] * 2 + rest[1:], placed + rest[3:]), (False, True)):
+        r = _core.repair_layout(g.position, 15, layout, nodes=50_000, seed=1, accept=accept)
         if r["found"]:
             h = g.copy()
             for c, pid in r["witness"]:
                 h.play(tf.Move.from_id(pid), colour=tf.Colour(c))
             assert all(not h.pieces_left(c) for c in tf.Colour)
         assert 0 < r["nodes"] <= 50_000 + 5001 or r["steps"] == 0
+        if r["improved"]:  # legal in order
+            h = g.copy()
+            for c, pid in r["improved"]:
+                h.play(tf.Move.from_id(pid), colour=tf.Colour(c))
+
+
+def test_repair_layout_accept_climbs_where_no_complete_layout_exists():
+    # Random play's own continuation from twelve pieces a colour places far from everything, and
+    # no neighbourhood of it has a complete layout. Going on from layouts that place no fewer
+    # triangles (accept), the repairs end on one that places more; without, on the one given.
+    g = _random_game_at(0, 12)
+    full = tf.random_game(seed=0)
+    rest = [(int(c), m.id) for c, m in full.history[len(g.history):]]
+    given = sum(m.size for _, m in full.history[len(g.history):])
+    plain = _core.repair_layout(g.position, 15, rest, nodes=200_000, seed=3)
+    assert not plain["found"] and plain["improved"] == [] and plain["improved_area"] == 0
+    r = _core.repair_layout(g.position, 15, rest, nodes=200_000, seed=3, accept=True)
+    assert not r["found"] and r["improved_area"] > given
+    h = g.copy()
+    for c, pid in r["improved"]:  # legal in this order, the others passing
+        h.play(tf.Move.from_id(pid), colour=tf.Colour(c))
+    assert sum(tf.Move.from_id(pid).size for _, pid in r["improved"]) == r["improved_area"]
+    again = _core.repair_layout(g.position, 15, rest, nodes=200_000, seed=3, accept=True)
+    assert again["improved"] == r["improved"] and again["nodes"] == r["nodes"]  # a node budget: deterministic

@@ -160,18 +160,20 @@ void bind_solver(py::module_& m) {
     m.def(
         "repair_layout",
         [](const Position& start, int colours, const std::vector<std::pair<int, int>>& layout, double seconds,
-           long long nodes, long long step_nodes, std::uint64_t seed) {
+           long long nodes, long long step_nodes, std::uint64_t seed, bool accept, long long accept_nodes) {
             if (colours < 0 || colours > 0xF) throw py::value_error("colours must be a bit mask of 0..3");
             for (auto [c, id] : layout) {
                 if (c < 0 || c >= kNumColours) throw py::value_error("layout: colour must be 0..3");
                 if (id < 0 || id >= start.table().num_placements()) throw py::value_error("layout: no such placement");
             }
-            if (!(seconds >= 0) || nodes < 0 || step_nodes < 1 || (seconds <= 0 && nodes <= 0))
-                throw py::value_error("give seconds > 0 or nodes > 0 (and step_nodes >= 1)");
+            if (!(seconds >= 0) || nodes < 0 || step_nodes < 1 || accept_nodes < 1 || (seconds <= 0 && nodes <= 0))
+                throw py::value_error("give seconds > 0 or nodes > 0 (and step_nodes, accept_nodes >= 1)");
             solver::RepairBudget budget;
             budget.seconds = seconds;
             budget.nodes = nodes;
             budget.step_nodes = step_nodes;
+            budget.accept = accept;
+            budget.accept_nodes = accept_nodes;
             std::atomic<bool> stop{false};
             bool interrupted = false;
             auto r = run_interruptible(stop, interrupted, [&] {
@@ -184,13 +186,19 @@ void bind_solver(py::module_& m) {
             d["witness"] = w;
             d["nodes"] = r.nodes;
             d["steps"] = r.steps;
+            py::list better;
+            for (auto [c, id] : r.improved) better.append(py::make_tuple(c, id));
+            d["improved"] = better;
+            d["improved_area"] = r.improved_area;
             d["interrupted"] = interrupted;
             return d;
         },
         py::arg("start"), py::arg("colours"), py::arg("layout"), py::arg("seconds") = 0.0, py::arg("nodes") = 0,
-        py::arg("step_nodes") = 5000, py::arg("seed") = 0,
+        py::arg("step_nodes") = 5000, py::arg("seed") = 0, py::arg("accept") = false, py::arg("accept_nodes") = 3000,
         "Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, "
-        "every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps.");
+        "every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps; with "
+        "accept, going on from layouts that place no fewer triangles: improved (legal in order, when it places more "
+        "than the layout given, else empty) and improved_area.");
     m.def(
         "max_placeable",
         [](const Position& start, int colour, double time_limit, long long node_limit, bool heuristic) {

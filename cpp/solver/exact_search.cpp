@@ -259,6 +259,10 @@ bool ExactSearch::bounds_hold(int d, const Position& P, Witnesses& wit, std::arr
         if (mode_ == Mode::MaxArea) fit_area[c] = std::min(fit_area[c], edge_bound(fits, edge_capacity(reach)));
     }
     fit_at_[d] = fit_area;
+    // MaxArea for several colours: what they can cover together bounds them too (the colours'
+    // own bounds ignore one another).
+    if (mode_ == Mode::MaxArea && std::popcount(colours_) > 1)
+        joint_cover_ = std::min(all_reach.count(), coverable(P, reaches, all_reach));
     return mode_ != Mode::AllPlaced || (total <= all_reach.count() && total <= coverable(P, reaches, all_reach));
 }
 
@@ -582,6 +586,7 @@ bool ExactSearch::dfs_cells(int d) {
             }
             int more = 0;
             for (int c = 0; c < kNumColours; ++c) more += fit[c];
+            if (std::popcount(colours_) > 1) more = std::min(more, joint_cover_);
             if (placed_ + more <= best_area_) return false;
         }
         // A residual problem met before has no layout: its search ended "no" (or handed moves
@@ -592,17 +597,23 @@ bool ExactSearch::dfs_cells(int d) {
         int colour = -1, cell = -1, fewest = INT_MAX;
         // The next colour: fewest legal moves, or least slack first (ties: fewest moves).
         std::pair<long long, std::size_t> least{LLONG_MAX, SIZE_MAX};
+        bool stuck = false;  // MaxArea: a colour with pieces left and no move (the others go on)
         for (int c = 0; c < kNumColours; ++c) {
             if (!(colours_ >> c & 1) || !P.pieces_left(c)) continue;
             const auto& list = lists_[d][c];
-            if (list.empty()) return false;
+            if (list.empty()) {
+                if (mode_ == Mode::AllPlaced) return false;
+                stuck = true;
+                continue;
+            }
             const std::pair<long long, std::size_t> key{opt_.least_slack ? slack_at_[d][c] : 0, list.size()};
             if (key < least) {
                 least = key;
                 colour = c;
             }
         }
-        if (colour < 0) {  // every colour has placed everything
+        if (colour < 0) {  // every colour has placed everything (MaxArea: or can place no more)
+            if (stuck) return false;
             take_witness();
             return true;
         }

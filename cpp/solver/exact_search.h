@@ -471,6 +471,7 @@ private:
     ResidualSet residuals_;
     std::vector<std::pair<int, int>> path_, witness_;
     int placed_ = 0, best_area_ = 0;
+    int joint_cover_ = 0;  // MaxArea, several colours: bounds_hold's bound on what they cover together
     long long nodes_ = 0;
     bool aborted_ = false;
     std::function<bool()> interlude_;  // set_interlude

@@ -96,38 +96,55 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
     const auto t0 = Clock::now();
     const MoveTable& t = start.table();
     const Geometry& geo = t.geo();
-    Bitboard placed_cells;
-    for (auto [c, id] : layout) placed_cells |= t.cells_mask(id);
-    // The cells the layout leaves empty: where the pieces it could not place would have to go.
-    const Bitboard holes = geo.all_cells() - start.occupied_all() - placed_cells;
-    const int n_holes = holes.count();
-    if (n_holes == 0) return out;
+    std::vector<std::pair<int, int>> current = layout;  // accept: the layout the steps go on from
+    int current_area = 0;
+    Bitboard holes;  // the cells it leaves empty: where the pieces it could not place would have to go
+    auto take_stock = [&] {
+        Bitboard placed_cells;
+        current_area = 0;
+        for (auto [c, id] : current) {
+            placed_cells |= t.cells_mask(id);
+            current_area += t.placement(id).size;
+        }
+        holes = geo.all_cells() - start.occupied_all() - placed_cells;
+    };
+    take_stock();
+    const int given_area = current_area;
+    if (holes.none()) return out;
     const std::vector<Bitboard> touch = touch_masks(geo);
     Rng rng(seed);
-    std::vector<char> taken(layout.size());
+    std::vector<char> taken;
     // One exhaustive search, reset for each neighbourhood (o's limits are set before each).
     ExactOptions o;
     o.colours = colours;
     o.heuristic = false;
-    exact_detail::ExactSearch search(start, colours, exact_detail::ExactSearch::Mode::AllPlaced, o, stop);
+    using exact_detail::ExactSearch;
+    ExactSearch search(start, colours, ExactSearch::Mode::AllPlaced, o, stop);
     search.join_pool(nullptr, halt, nullptr);
+    ExactOptions ao = o;  // the branch and bound of accept
+    std::unique_ptr<ExactSearch> grow;
+    if (budget.accept) {
+        grow = std::make_unique<ExactSearch>(start, colours, ExactSearch::Mode::MaxArea, ao, stop);
+        grow->join_pool(nullptr, halt, nullptr);
+    }
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
     auto spent = [&] {
         return (budget.seconds > 0 && elapsed() >= budget.seconds) || (budget.nodes > 0 && out.nodes >= budget.nodes) ||
                (budget.seconds <= 0 && budget.nodes <= 0);
     };
+    auto limit_nodes = [&](long long step) { return budget.nodes > 0 ? std::min(step, budget.nodes - out.nodes) : step; };
     while (!spent() && !(stop && stop->load()) && !(halt && halt->load())) {
         ++out.steps;
         // Take out the moves nearest a hole, ring by ring, until enough triangles are out.
         const int target = kLeastTakenOut + static_cast<int>(rng.below(kMoreTakenOut + 1));
-        std::fill(taken.begin(), taken.end(), 0);
+        taken.assign(current.size(), 0);
         Bitboard zone;
-        zone.set(nth_cell(holes, static_cast<int>(rng.below(static_cast<std::uint32_t>(n_holes)))));
+        zone.set(nth_cell(holes, static_cast<int>(rng.below(static_cast<std::uint32_t>(holes.count())))));
         for (int area = 0; area < target;) {
-            for (std::size_t i = 0; i < layout.size(); ++i)
-                if (!taken[i] && t.cells_mask(layout[i].second).intersects(zone)) {
+            for (std::size_t i = 0; i < current.size(); ++i)
+                if (!taken[i] && t.cells_mask(current[i].second).intersects(zone)) {
                     taken[i] = 1;
-                    area += t.placement(layout[i].second).size;
+                    area += t.placement(current[i].second).size;
                 }
             Bitboard grown = zone;
             zone.for_each([&](int x) { grown |= touch[x]; });
@@ -137,8 +154,8 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         // The moves kept, replayed: a kept move whose link to its colour went out goes out too.
         Position P = start;
         std::vector<std::pair<int, int>> kept;
-        play_when_legal(P, layout, taken, kept);
-        o.node_limit = budget.nodes > 0 ? std::min(budget.step_nodes, budget.nodes - out.nodes) : budget.step_nodes;
+        play_when_legal(P, current, taken, kept);
+        o.node_limit = limit_nodes(budget.step_nodes);
         o.time_limit = budget.seconds > 0 ? std::max(0.001, budget.seconds - elapsed()) : 0.0;
         search.reset(P);
         const bool found = search.run();
@@ -149,6 +166,26 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
             for (const auto& m : search.witness()) out.witness.push_back(m);
             return out;
         }
+        if (!grow || spent()) continue;
+        // No complete layout here: one placing no fewer triangles than those taken out (and those
+        // that went with them) will do to go on from, another basin at the same height or higher.
+        int kept_area = 0;
+        for (auto [c, id] : kept) kept_area += t.placement(id).size;
+        ao.node_limit = limit_nodes(budget.accept_nodes);
+        ao.time_limit = o.time_limit;
+        grow->reset(P);
+        grow->set_best(current_area - kept_area - 1, {});
+        grow->run();
+        out.nodes += grow->nodes();
+        if (grow->witness().empty() || kept_area + grow->best_area() < current_area) continue;
+        current = std::move(kept);
+        for (const auto& m : grow->witness()) current.push_back(m);
+        take_stock();
+        if (holes.none()) break;  // (cannot be: it would have been found complete above)
+    }
+    if (current_area > given_area) {
+        out.improved = current;
+        out.improved_area = current_area;
     }
     return out;
 }

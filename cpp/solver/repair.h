@@ -19,6 +19,10 @@ struct RepairResult {
     std::vector<std::pair<int, int>> witness;  // (colour, id), legal in this order, when found
     long long nodes = 0;                       // the exhaustive searches' nodes, in all
     int steps = 0;                             // neighbourhoods searched
+    // With RepairBudget::accept: the layout the steps ended on ((colour, id), legal in this order),
+    // when it places more than the one given (else empty), and its triangles.
+    std::vector<std::pair<int, int>> improved;
+    int improved_area = 0;
 };
 
 // Plays onto P, in passes until none is left to play, each move of `moves` ((colour, id)) not yet
@@ -43,6 +47,11 @@ struct RepairBudget {
     double seconds = 0;
     long long nodes = 0;
     long long step_nodes = 5000;
+    // Where no complete layout is found in a neighbourhood, a branch and bound of accept_nodes
+    // looks for one that places as many triangles or more; the layout goes on from it (a large
+    // neighbourhood search that climbs, and walks across plateaus, instead of staying put).
+    bool accept = false;
+    long long accept_nodes = 3000;
 };
 
 // Neighbourhoods of `layout` ((colour, id) pairs legal colour by colour from `start`, the colours

@@ -500,9 +500,9 @@ def random_games_stats(start: Position, games: typing.SupportsInt | typing.Suppo
     """
     Plays uniformly random games from a position in C++ (GIL released, Ctrl-C stops it).
     """
-def repair_layout(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, layout: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], seconds: typing.SupportsFloat | typing.SupportsIndex = 0.0, nodes: typing.SupportsInt | typing.SupportsIndex = 0, step_nodes: typing.SupportsInt | typing.SupportsIndex = 5000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
+def repair_layout(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, layout: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], seconds: typing.SupportsFloat | typing.SupportsIndex = 0.0, nodes: typing.SupportsInt | typing.SupportsIndex = 0, step_nodes: typing.SupportsInt | typing.SupportsIndex = 5000, seed: typing.SupportsInt | typing.SupportsIndex = 0, accept: bool = False, accept_nodes: typing.SupportsInt | typing.SupportsIndex = 3000) -> dict:
     """
-    Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps.
+    Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps; with accept, going on from layouts that place no fewer triangles: improved (legal in order, when it places more than the layout given, else empty) and improved_area.
     """
 def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1) -> dict:
     """
