@@ -175,13 +175,17 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         ao.time_limit = o.time_limit;
         grow->reset(P);
         grow->set_best(current_area - kept_area - 1, {});
-        grow->run();
+        const bool all_placed = grow->run() && !grow->aborted();  // (where the search above ran out of nodes)
         out.nodes += grow->nodes();
         if (grow->witness().empty() || kept_area + grow->best_area() < current_area) continue;
         current = std::move(kept);
         for (const auto& m : grow->witness()) current.push_back(m);
+        if (all_placed) {
+            out.found = true;
+            out.witness = current;
+            return out;
+        }
         take_stock();
-        if (holes.none()) break;  // (cannot be: it would have been found complete above)
     }
     if (current_area > given_area) {
         out.improved = current;

@@ -127,7 +127,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     search hands 70% of its time to repairs of the best layout found so far (every other turn, of
     its own): the moves around a cell it leaves empty (12 to 42 triangles of them) are taken out
     and a short exhaustive search (5,000 nodes) places every piece left from there (dense endgames
-    the guided search leaves a piece or two short are mostly completed so). The share follows the
+    the guided search leaves a piece or two short are mostly completed so); where it cannot, a
+    short branch and bound finds a layout there placing no fewer triangles, and the repairs go on
+    from that one. The share follows the
     pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
     in seconds), 80% from twelve (where only "yes"es are found), in between linearly. Below
     twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
