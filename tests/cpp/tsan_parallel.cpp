@@ -195,6 +195,23 @@ void exact_runs() {
             expect(skipping.answer == want.answer, "exact: the shared-out search skipping residual problems agrees");
         }
     }
+    {  // repairs that climb on two threads, each walk handing its better layouts to the turns' best:
+       // a solution taken back to twelve pieces a colour, then 24 random moves (no complete layout found)
+        const Position q = near_miss(start, sols.front().moves, 48, 24, 777);
+        solver::ExactOptions o;
+        o.time_limit = 1.0;
+        o.threads = 2;
+        const auto got = solver::can_place_all(q, o);
+        const auto& layout = got.answer == 1 ? got.witness : got.best_layout;
+        Position p = q;
+        bool legal = true;
+        for (auto [c, id] : layout) {
+            legal = legal && p.is_legal(c, id);
+            if (legal) p.place(c, id);
+        }
+        std::printf("exact: 24 moves random: answer %d, best layout %d triangles\n", got.answer, got.best_triangles);
+        expect(legal && (got.answer == 1 || got.best_triangles > 0), "exact: the climbing repairs' layout is legal");
+    }
     {  // stop from another thread, three threads at work on a question they cannot settle soon
         Position q = start;
         for (std::size_t k = 0; k < 40; ++k) q.play(sols.front().moves[k].second);
