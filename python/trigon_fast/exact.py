@@ -135,7 +135,8 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
     double (so a quick "no" does not wait for the guided search's whole share; the guided
     search's first turn gets 2% of the time, at most 0.2 s); from twelve (on several threads:
-    above ten, see below) the guided search comes first. The exhaustive search
+    above ten, see below) the guided search comes first, in turns doubling from that first turn's
+    length (each with its repairs). The exhaustive search
     branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
     moves cover; either one of them covers it, or that colour never does. It prunes where a
     colour's pieces no longer fit its reach (the cells that chains of touching cells join to its
