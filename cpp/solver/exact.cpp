@@ -41,21 +41,26 @@ constexpr int kExtendTries = 32;  // greedy extensions of the best layout report
 // exhaustive search there, before the repairs: 16 of 20 near misses found, not 17).
 constexpr double kTurnsBelowShare = 0.8;
 
-// One thread's split of the time between the guided search and the exhaustive search (taking
-// turns below twelve pieces, the guided search first from twelve): the guided search's share by the
-// pieces each colour asked has left, on average. At ten or
-// fewer the exhaustive search settles "no"s within seconds; from twelve on it settles nothing
-// in minutes, while the guided search finds more "yes"es the longer it runs (near misses at
-// twelve left, 5 s: 14 of 20 at 30%, 17 of 20 with all the time).
-double guided_share(const Position& start, std::uint8_t colours) {
+// The pieces each colour asked has left, on average (those with none left not counted).
+double average_pieces_left(const Position& start, std::uint8_t colours) {
     int pieces = 0, n = 0;
     for (int c = 0; c < kNumColours; ++c)
         if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) {
             pieces += std::popcount(start.pieces_left(c));
             ++n;
         }
-    const double avg = n ? static_cast<double>(pieces) / n : 0.0;
-    return avg <= 10.0 ? 0.3 : avg < 12.0 ? 0.3 + 0.5 * (avg - 10.0) / 2.0 : 0.8;
+    return n ? static_cast<double>(pieces) / n : 0.0;
+}
+
+// One thread's split of the time between the guided search and the exhaustive search (taking
+// turns below twelve pieces, the guided search first from twelve): the guided search's share. Below
+// twelve the exhaustive search settles "no"s within seconds; from twelve on it settles nothing in
+// minutes, while the guided search finds more "yes"es the longer it runs (near misses at twelve
+// left, 5 s: 14 of 20 at 30%, 17 of 20 with all the time). At eleven it was 55% until the repairs
+// climbed; since, 30% settles as many near misses (17 of 18, two runs) and more "no"s (random
+// games 8 -> 9 of 18, sooner: 4.0 -> 2.7 s, 1.2 -> 0.8 s; search-played 7 of 18 either way).
+double guided_share(const Position& start, std::uint8_t colours) {
+    return average_pieces_left(start, colours) < 12.0 ? 0.3 : 0.8;
 }
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -421,7 +426,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     // on two, 19 of 20; at eleven left, 54 positions, as many settled side by side, 27, with one
     // near miss fewer).
     const double share = guided_share(start, options.colours);
-    if (options.heuristic && options.threads >= 2 && share <= 0.5)
+    if (options.heuristic && options.threads >= 2 && average_pieces_left(start, options.colours) < 11.0)
         return guided_beside_exhaustive(start, options, stop, t0, r);
     const int threads = std::min(options.threads, 64);
     // The guided search (a "yes" is usually found far sooner by it) gets its share of the time:

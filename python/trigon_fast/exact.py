@@ -130,8 +130,8 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     the guided search leaves a piece or two short are mostly completed so); where it cannot, a
     short branch and bound finds a layout there placing no fewer triangles, and the repairs go on
     from that one. The share follows the
-    pieces each colour asked has left, on average: 30% at ten or fewer (where "no"s are proven
-    in seconds), 80% from twelve (where only "yes"es are found), in between linearly. Below
+    pieces each colour asked has left, on average: 30% below twelve (where "no"s are proven
+    in seconds), 80% from twelve (where only "yes"es are found). Below
     twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
     double (so a quick "no" does not wait for the guided search's whole share; the guided
     search's first turn gets 2% of the time, at most 0.2 s); from twelve (on several threads:
