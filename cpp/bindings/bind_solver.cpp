@@ -72,11 +72,16 @@ py::dict pattern_dict(const solver::PatternResult& r, bool interrupted) {
     return d;
 }
 
+// (colour, placement id) pairs as a list of tuples.
+py::list moves_list(const std::vector<std::pair<int, int>>& moves) {
+    py::list out;
+    for (auto [c, id] : moves) out.append(py::make_tuple(c, id));
+    return out;
+}
+
 py::dict solution_dict(const solver::SoloSolution& s) {
     py::dict d;
-    py::list moves;
-    for (auto [c, id] : s.moves) moves.append(py::make_tuple(c, id));
-    d["moves"] = moves;
+    d["moves"] = moves_list(s.moves);
     d["complete"] = s.complete;
     d["scores"] = std::vector<int>(s.scores.begin(), s.scores.end());
     d["unplaced_triangles"] = s.unplaced_triangles;
@@ -116,12 +121,8 @@ py::dict exact_dict(const solver::ExactResult& r, bool interrupted) {
     d["answer"] = r.answer;
     d["proven"] = r.proven && !interrupted;
     d["max_triangles"] = r.max_triangles;
-    py::list w;
-    for (auto [c, id] : r.witness) w.append(py::make_tuple(c, id));
-    d["witness"] = w;
-    py::list best;
-    for (auto [c, id] : r.best_layout) best.append(py::make_tuple(c, id));
-    d["best_layout"] = best;
+    d["witness"] = moves_list(r.witness);
+    d["best_layout"] = moves_list(r.best_layout);
     d["best_triangles"] = r.best_triangles;
     d["nodes"] = r.nodes;
     d["seconds"] = r.seconds;
@@ -181,14 +182,10 @@ void bind_solver(py::module_& m) {
             });
             py::dict d;
             d["found"] = r.found;
-            py::list w;
-            for (auto [c, id] : r.witness) w.append(py::make_tuple(c, id));
-            d["witness"] = w;
+            d["witness"] = moves_list(r.witness);
             d["nodes"] = r.nodes;
             d["steps"] = r.steps;
-            py::list better;
-            for (auto [c, id] : r.improved) better.append(py::make_tuple(c, id));
-            d["improved"] = better;
+            d["improved"] = moves_list(r.improved);
             d["improved_area"] = r.improved_area;
             d["interrupted"] = interrupted;
             return d;
