@@ -36,10 +36,10 @@ constexpr double kGuidedFirstTurnSeconds = 0.2;   // or this long when that is l
 constexpr double kRepairShare = 0.7;
 constexpr long long kRepairStepNodes = 5000;  // a neighbourhood's exhaustive search: nodes at most
 constexpr int kExtendTries = 32;  // greedy extensions of the best layout reported when not proven
-// One thread: the searches take turns while the guided search's share is below this (below twelve
-// pieces a colour); from twelve the guided search runs first, in turns of its own (turns with the
-// exhaustive search there, before the repairs: 16 of 20 near misses found, not 17).
-constexpr double kTurnsBelowShare = 0.8;
+// One thread: the searches take turns below this many pieces a colour (on average); from there the
+// guided search runs first, in turns of its own (turns with the exhaustive search there, before
+// the repairs: 16 of 20 near misses found, not 17). Its share of the time changes there too.
+constexpr double kGuidedFirstFrom = 12.0;
 
 // The pieces each colour asked has left, on average (those with none left not counted).
 double average_pieces_left(const Position& start, std::uint8_t colours) {
@@ -59,18 +59,14 @@ double average_pieces_left(const Position& start, std::uint8_t colours) {
 // left, 5 s: 14 of 20 at 30%, 17 of 20 with all the time). At eleven it was 55% until the repairs
 // climbed; since, 30% settles as many near misses (17 of 18, two runs) and more "no"s (random
 // games 8 -> 9 of 18, sooner: 4.0 -> 2.7 s, 1.2 -> 0.8 s; search-played 7 of 18 either way).
-double guided_share(const Position& start, std::uint8_t colours) {
-    return average_pieces_left(start, colours) < 12.0 ? 0.3 : 0.8;
+double guided_share(double average_pieces) { return average_pieces < kGuidedFirstFrom ? 0.3 : 0.8; }
+
+// The guided search's first turn in a run of turns, for a time limit of `limit` seconds.
+double first_turn_seconds(double limit) {
+    return std::max(kGuidedMinSeconds, std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * limit));
 }
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Triangles a layout ((colour, placement) pairs) places.
-int layout_triangles(const Position& P, const std::vector<std::pair<int, int>>& layout) {
-    int a = 0;
-    for (auto [c, id] : layout) a += P.table().placement(id).size;
-    return a;
-}
 
 // Triangles of the pieces colour c has left.
 int area_left(const Position& P, int c) {
@@ -299,7 +295,7 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     const auto begin = Clock::now();
     // The guided search's turns (each with its repairs), doubling: the first as long as on one thread.
     std::thread guided_side([&] {
-        double slice = std::max(kGuidedMinSeconds, std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * left));
+        double slice = first_turn_seconds(left);
         for (; !halt.load() && !(stop && stop->load()); slice *= 2) {
             const double remaining = left > 0 ? left - since(begin) : slice;
             if (remaining <= 0 || turns.turn(std::min(slice, remaining))) break;
@@ -425,8 +421,9 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
     // every thread (side by side, its one thread found 17 of 20 twelve-left near misses in 5 s;
     // on two, 19 of 20; at eleven left, 54 positions, as many settled side by side, 27, with one
     // near miss fewer).
-    const double share = guided_share(start, options.colours);
-    if (options.heuristic && options.threads >= 2 && average_pieces_left(start, options.colours) < 11.0)
+    const double average_pieces = average_pieces_left(start, options.colours);
+    const double share = guided_share(average_pieces);
+    if (options.heuristic && options.threads >= 2 && average_pieces < 11.0)
         return guided_beside_exhaustive(start, options, stop, t0, r);
     const int threads = std::min(options.threads, 64);
     // The guided search (a "yes" is usually found far sooner by it) gets its share of the time:
@@ -454,12 +451,11 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
         return found;
     };
     auto time_left = [&] { return options.time_limit > 0 ? options.time_limit - since(t0) : 1e9; };
-    const bool turns = options.heuristic && threads == 1 && share < kTurnsBelowShare;
+    const bool turns = options.heuristic && threads == 1 && average_pieces < kGuidedFirstFrom;
     const double ratio = share / (1.0 - share);
     if (options.heuristic) {
         const double first = !turns ? (options.time_limit > 0 ? options.time_limit * share : 5.0)
-                                    : std::max({kGuidedMinSeconds, ratio * since(t0),
-                                                std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * limit)});
+                                    : std::max(ratio * since(t0), first_turn_seconds(limit));
         if (!turns) {
             // Its share in turns of its own, doubling from the first turn's length (the last takes
             // what is left when less than two turns' worth): each turn's repairs start soon from a
@@ -468,7 +464,7 @@ ExactResult place_all_stages(const Position& start, const ExactOptions& options,
             // 0.08 s; three colours of random and search-played 12-left games (48 questions)
             // 40 -> 42 "yes", median 1.25 -> 0.12 s.
             const auto begin = Clock::now();
-            double slice = std::max(kGuidedMinSeconds, std::min(kGuidedFirstTurnSeconds, kGuidedFirstTurnShare * limit));
+            double slice = first_turn_seconds(limit);
             for (;; slice *= 2) {
                 const double remaining = std::min(first - since(begin), time_left());
                 if (remaining <= 0.005 || (stop && stop->load())) break;

@@ -28,6 +28,12 @@ int nth_cell(const Bitboard& b, int n) {
 
 }  // namespace
 
+int layout_triangles(const Position& P, const std::vector<std::pair<int, int>>& layout) {
+    int a = 0;
+    for (auto [c, id] : layout) a += P.table().placement(id).size;
+    return a;
+}
+
 void play_when_legal(Position& P, const std::vector<std::pair<int, int>>& moves, std::vector<char>& taken,
                      std::vector<std::pair<int, int>>& played, int held) {
     for (bool more = true; more;) {
@@ -101,12 +107,9 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
     Bitboard holes;  // the cells it leaves empty: where the pieces it could not place would have to go
     auto take_stock = [&] {
         Bitboard placed_cells;
-        current_area = 0;
-        for (auto [c, id] : current) {
-            placed_cells |= t.cells_mask(id);
-            current_area += t.placement(id).size;
-        }
+        for (auto [c, id] : current) placed_cells |= t.cells_mask(id);
         holes = geo.all_cells() - start.occupied_all() - placed_cells;
+        current_area = layout_triangles(start, current);
     };
     take_stock();
     const int given_area = current_area;
@@ -169,8 +172,7 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         if (!grow || spent()) continue;
         // No complete layout here: one placing no fewer triangles than those taken out (and those
         // that went with them) will do to go on from, another basin at the same height or higher.
-        int kept_area = 0;
-        for (auto [c, id] : kept) kept_area += t.placement(id).size;
+        const int kept_area = layout_triangles(start, kept);
         ao.node_limit = limit_nodes(budget.accept_nodes);
         ao.time_limit = o.time_limit;
         grow->reset(P);

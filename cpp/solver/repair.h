@@ -25,6 +25,9 @@ struct RepairResult {
     int improved_area = 0;
 };
 
+// Triangles a layout ((colour, placement id) pairs) places.
+int layout_triangles(const Position& P, const std::vector<std::pair<int, int>>& layout);
+
 // Plays onto P, in passes until none is left to play, each move of `moves` ((colour, id)) not yet
 // `taken` once it is legal there (the moves of piece `held` held back; -1: none), marking it taken
 // and appending it to `played`: an order legal from P for a layout legal colour by colour.
