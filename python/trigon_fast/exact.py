@@ -115,53 +115,49 @@ def _witness(game: Game, pairs) -> Tuple[List[Tuple[Colour, Move]], Game]:
 
 def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_limit: int = 0,
                   heuristic: bool = True, threads: int = 1) -> PlaceAllResult:
-    """Can every remaining piece of ``colours`` (default: all colours in play) still be placed if
-    the other colours place nothing more? ``answer`` is True with a witness, False when an
-    exhaustive search proved it impossible, None when the limits ended the search first.
-    With ``heuristic`` (default): a short exhaustive search (0.4% of the time, at least 10 ms)
-    settles tight endgames; then each colour alone, by a short search for a full layout and else
-    :func:`max_placeable`'s branch and bound (all of ``time_limit`` for one
-    colour, 10% each for several: one that cannot place everything alone decides "no", and
-    single-colour witnesses on disjoint cells a "yes"); then the guided solo search gets a share
-    of the time to find a witness, and the exhaustive search the rest. Each turn of the guided
-    search hands 70% of its time to repairs of the best layout found so far (every other turn, of
-    its own): the moves around a cell it leaves empty (12 to 42 triangles of them) are taken out
-    and a short exhaustive search (5,000 nodes) places every piece left from there (dense endgames
-    the guided search leaves a piece or two short are mostly completed so); where it cannot, a
-    short branch and bound finds a layout there placing no fewer triangles, and the repairs go on
-    from that one. The share follows the
-    pieces each colour asked has left, on average: 30% below twelve (where "no"s are proven
-    in seconds), 80% from twelve (where only "yes"es are found). Below
-    twelve on one thread the two take turns, the exhaustive search pausing each time its nodes
-    double (so a quick "no" does not wait for the guided search's whole share; the guided
-    search's first turn gets 2% of the time, at most 0.2 s); from twelve (on several threads:
-    above ten, see below) the guided search comes first, in turns doubling from that first turn's
-    length (each with its repairs). The exhaustive search
-    branches on a cell: the colour with fewest moves, and the attach point of it fewest of those
-    moves cover; either one of them covers it, or that colour never does. It prunes where a
-    colour's pieces no longer fit its reach (the cells that chains of touching cells join to its
-    attach points, grown only inside the parent node's reach and crossing at most one pocket too
-    small for its bigger pieces per piece of 1 to 3 triangles it has), or where the cells the
-    pieces left can still cover (pockets of up to 20 cells count only their best packings, a
-    colour's pieces kept apart, also with pieces of 4, 5 and 6 triangles or more only, the rest
-    by the smaller pieces left) are fewer than their area; and it skips a residual problem it met
-    before (every colour with the same pieces left, free cells in its reach and attach points
-    there). ``node_limit`` bounds the
-    exhaustive parts. When it is not proven, ``best_triangles`` of ``target_triangles`` is how
-    much the best layout the guided search found places (``best_layout``, legal in that order),
-    extended greedily until no colour asked can place more: what can surely be placed, not a
-    bound on what can.
+    """Can every remaining piece of ``colours`` (default: every colour in play) still be placed if
+    the other colours place nothing more?
 
-    ``threads`` >= 2 (with ``heuristic``): at ten pieces a colour or fewer, after the single
-    colours, the guided search runs on half the threads (at least one) beside the exhaustive
-    search on the rest, both with all the time left, and the first to settle the question stops
-    the other (sooner answers on near-miss endgames); with more, the guided search has every
-    thread for its share, then the exhaustive search. Without ``heuristic`` the exhaustive
-    search has every thread. Its
-    threads share out its tree (an idle one takes a busy one's untried moves: a "no" searches
-    the same nodes as on one thread); from two exhaustive threads on, half of them take next the
-    colour whose reach exceeds the area of its pieces left by least (each order settles some
-    endgames far sooner than the other)."""
+    Returns a :class:`PlaceAllResult`: ``answer`` True with a ``witness`` (moves legal in that
+    order, the other colours passing), False when an exhaustive search proved it impossible, or
+    None ("not proven") when ``time_limit`` seconds or ``node_limit`` nodes of the exhaustive
+    parts (0: no limit) ran out first, or Ctrl-C stopped it (``interrupted``). A "not proven"
+    carries ``best_layout``, the layout found that places most triangles (``best_triangles`` of
+    ``target_triangles``), extended greedily until no colour asked can place more: what can
+    surely be placed, not a bound on what can.
+
+    How far it reaches: four colours with up to ten pieces each are mostly settled in seconds,
+    eleven about half the time; from twelve, "yes"es are found (a solution spoilt by a few moves,
+    in a tenth of a second) but a four-colour "no" seldom is (none of the benchmark's 12-left
+    games in 5 s). One or two colours are settled at once far deeper. Measured figures: the README's performance table and docs/exact-search.md.
+
+    How (``heuristic=True``, the default; docs/exact-search.md has the details):
+
+    1. a short exhaustive search (0.4% of the time, at least 10 ms) settles tight endgames;
+    2. each colour alone, by a short search for a full layout, else :func:`max_placeable`'s
+       branch and bound: one that cannot place everything alone decides "no", single-colour
+       layouts on disjoint cells decide "yes";
+    3. the solo solver's guided search looks for a witness, each turn handing most of its time
+       to repairs of its best layout (the moves around a cell it leaves empty taken out, and a
+       short exhaustive search placing every piece left there, or a short branch and bound
+       placing no fewer triangles, from which the repairs go on). Its share of the time: 30%
+       below twelve pieces a colour on average, 80% from twelve;
+    4. the exhaustive search settles either answer. It branches on a cell (the colour with
+       fewest moves, and its attach point fewest of them cover: one of those moves covers it,
+       or that colour never does), and prunes where a colour's pieces no longer fit its reach,
+       where the cells the pieces left can still cover (small pockets by their best packings)
+       are fewer than their area, and where it meets a residual problem again.
+
+    On one thread below twelve pieces, stages 3 and 4 take turns (stage 4 pausing each time its
+    nodes double), so a quick "no" does not wait for stage 3's whole share; from twelve stage 3
+    comes first, in turns doubling from 2% of the time limit (0.2 s at most).
+
+    ``threads`` >= 2 (with ``heuristic``): at ten pieces a colour or fewer, stage 3 runs on half
+    the threads beside stage 4 on the rest, and the first to settle the question stops the
+    other; with more, stage 3 has every thread for its share, then stage 4. Stage 4's threads
+    share out its tree (a "no" searches the same nodes as on one thread), half of them taking
+    next the colour with least slack (each order settles some endgames far sooner).
+    ``heuristic=False`` runs stage 4 alone, on every thread."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     _check_seconds(time_limit)
