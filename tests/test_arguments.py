@@ -171,3 +171,49 @@ def test_numpy_board_sides_and_ids():
     m = tf.Move(np.int64(5), np.int8(8))
     assert m == tf.Move(5, 8) and type(m.side) is int and type(m.id) is int
     assert tf.board(np.uint8(9)).side == 9
+
+
+# -- switches: True or False only ("no" is true in Python: taken as it is, it turned a rule on) -------
+@pytest.mark.parametrize("name,call", [
+    ("alternate_rule", lambda v: tf.Variant.solo(alternate_rule=v)),
+    ("alternate_rule", lambda v: tf.Variant("four_player", alternate_rule=v)),
+    ("pentobi_compatible", lambda v: tf.Variant("two_player", pentobi_compatible=v)),
+    ("alternate_rule", lambda v: tf.solve_solo(alternate_rule=v, time_limit=1)),
+    ("triangle_last", lambda v: tf.solve_solo(triangle_last=v, time_limit=1)),
+    ("triangle_last", lambda v: tf.iter_solutions(triangle_last=v)),
+    ("heuristic", lambda v: tf.can_place_all(G, heuristic=v, time_limit=0.1)),
+    ("heuristic", lambda v: tf.max_placeable(G, 0, heuristic=v, time_limit=0.1)),
+    ("all_solutions", lambda v: tf.solve_pattern(R, all_solutions=v)),
+    ("unique", lambda v: tf.solve_pattern(R, unique=v)),
+    ("observations", lambda v: batch.play_games(games=1, observations=v)),
+])
+@pytest.mark.parametrize("value", ["no", "yes", 0, 1, None, 0.0])
+def test_a_switch_that_is_not_true_or_false_is_a_value_error(name, call, value):
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        call(value)
+
+
+def test_switches_take_numpy_bools():
+    assert tf.Variant.solo(alternate_rule=np.bool_(True)).alternate_rule is True
+    assert tf.solve_pattern(R, all_solutions=np.bool_(True), pieces=["2"]).count >= 1
+
+
+def test_range_errors_say_which_end():
+    with pytest.raises(ValueError, match="simulations must be at most"):
+        tf.best_move(G, simulations=2**63)
+    with pytest.raises(ValueError, match="simulations must be >= 1"):
+        tf.best_move(G, simulations=0)
+
+
+def test_iter_solutions_checks_its_options_at_the_call():
+    for kwargs in (dict(threads=0), dict(time_limit=-1), dict(batch=0), dict(seed=-1),
+                   dict(start_cells={"blue": "a1"}), dict(colours=["purple"]), dict(game="not a game")):
+        with pytest.raises(ValueError):
+            tf.iter_solutions(**kwargs)  # no next(): the generator is not started
+
+
+def test_piece_lists_as_a_comma_separated_string():
+    pic = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n"
+    assert tf.solve_pattern(pic, pieces="V, P6,F,A6").count == tf.solve_pattern(pic, pieces=["V", "P6", "F", "A6"]).count
+    with pytest.raises(ValueError, match="unknown piece '12'"):
+        tf.solve_pattern("r15,s15,s16", pieces="12")  # one name, not the pieces '1' and '2'

@@ -77,6 +77,39 @@ def test_bad_arguments_give_one_line(args, tmp_path):
     assert_one_line_error(trigon(*args, cwd=tmp_path, input="xxxx\n"))
 
 
+@pytest.mark.parametrize("args", [
+    # Engine specs the search would refuse: refused before the game starts, not after a move.
+    ["play", "--variant", "two", "--opponent", "search:level=99"],
+    ["play", "--variant", "two", "--opponent", "search:threads=1000"],
+    ["play", "--variant", "two", "--opponent", "search:simulations=0"],
+    ["play", "--variant", "two", "--opponent", "search:time=-1"],
+    ["match", "--engine", "search:level=99", "--engine", "random"],
+    ["match", "--engine", "search:foo=1", "--engine", "random"],
+    # Ranges of the API, checked by the option itself.
+    ["solve", "--threads", "1000"],
+    ["solve", "--seed", "-1"],
+    ["analyse", "missing.blksgf", "--time", "0"],
+    ["analyse", "missing.blksgf", "--threads", "257"],
+])
+def test_argument_mistakes_exit_2_before_any_work(args, tmp_path):
+    r = trigon(*args, cwd=tmp_path, input="q15,r15,p16,q16,o17,p17\nquit\n")
+    assert_one_line_error(r)
+    assert r.returncode == 2, r.stderr
+    assert "plays" not in r.stdout and "(engine)" not in r.stdout  # no game was started
+
+
+def test_python_m_trigon_fast_takes_the_trigon_commands():
+    run = lambda *a: subprocess.run([sys.executable, "-m", "trigon_fast", *a], capture_output=True, text=True,
+                                    timeout=120)
+    r = run("--help")
+    assert r.returncode == 0 and "Usage: python -m trigon_fast" in r.stdout
+    assert all(c in r.stdout for c in SUBCOMMANDS)
+    assert_one_line_error(r := run("bogus"))
+    assert r.returncode == 2
+    r = run("solve", "--time-limit", "5", "--seed", "3")
+    assert r.returncode == 0 and "complete: score +80" in r.stdout, r.stdout + r.stderr
+
+
 HEXAGON = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n"
 
 

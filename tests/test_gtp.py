@@ -234,8 +234,22 @@ def test_engine_survives_internal_errors():
     assert engine.handle("name") == "= trigon_fast\n\n"
 
 
+def test_param_values_out_of_range_are_refused_and_change_nothing():
+    out = replies("param threads 100000", "param threads 0", "param fixed_simulations 99999999999999999999999",
+                  "set_random_seed 99999999999999999999999", "set_random_seed -1", "param")
+    assert [s for s, _, _ in out] == ["?"] * 5 + ["="]
+    assert "1..256" in out[0][2] and "0..4611686018427387903" in out[2][2]
+    now = dict(line.split(" ", 1) for line in out[5][2].split("\n"))
+    assert now["threads"] == "1" and now["fixed_simulations"] == "0"
+    with pytest.raises(ValueError, match="threads"):
+        GtpEngine(threads=1000)
+    with pytest.raises(ValueError, match="seed"):
+        GtpEngine(seed=-5)
+
+
 def test_main_rejects_bad_options(capsys):
-    for argv in (["--game", "classic"], ["--level", "0"], ["--threads", "0"]):
+    for argv in (["--game", "classic"], ["--level", "0"], ["--threads", "0"], ["--threads", "1000"],
+                 ["--seed", "-5"], ["--seed", str(2**64)]):
         with pytest.raises(SystemExit) as info:
             main(argv)
         assert info.value.code == 2

@@ -81,3 +81,26 @@ def test_pattern_result_reprs():
 def test_game_batch_repr():
     b = batch.play_games(games=3, seed=5)
     assert repr(b) == "<GameBatch 3 games of Variant.FOUR_PLAYER, policy 'random', seed 5>"
+
+
+def test_game_repr_is_pasted_back_only_when_it_rebuilds_the_game():
+    g = tf.random_game(tf.Variant.TWO_PLAYER, 5)
+    back = eval(repr(g), vars(tf))
+    assert back.history == g.history and back.turn == g.turn
+    g = tf.Game()
+    g.set_turn("red")  # the moves alone would rebuild a game with blue to move
+    assert repr(g) == "<Game Variant.FOUR_PLAYER, 0 moves, red to move (set_turn)>"
+
+
+@pytest.mark.parametrize("variant", [tf.Variant.solo([0, 2], side=8), tf.Variant.solo(side=8, alternate_rule=True),
+                                     tf.Variant.solo("red"), tf.Variant("two_player", pentobi_compatible=True),
+                                     tf.Variant("teams", alternate_rule=True)])
+def test_variant_repr_is_how_it_is_written(variant):
+    assert "override" not in repr(variant)
+    assert eval(repr(variant), vars(tf)) == variant
+
+
+def test_colours_print_as_names_and_format_as_numbers_on_request():
+    assert str(tf.Colour.YELLOW) == "yellow" and f"{tf.Colour.RED}" == "red"
+    assert f"{tf.Colour.GREEN:d}" == "3" and f"{tf.Colour.BLUE:>6}" == "  blue"
+    assert int(tf.Colour.YELLOW) == 1 and tf.Colour.YELLOW == 1

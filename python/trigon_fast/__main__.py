@@ -1,5 +1,6 @@
 """`python -m trigon_fast`: the main job — solve the solo puzzle when the solver is built in,
-else play a seeded random four-player game; print the board and the scores."""
+else play a seeded random four-player game; print the board and the scores. With arguments it
+is the ``trigon`` command (``python -m trigon_fast --help``, ``python -m trigon_fast solve ...``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import sys
 def main(argv=None) -> int:
     import trigon_fast as tf
 
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args:
+        from .cli import main as trigon
+
+        return trigon(args, prog_name="python -m trigon_fast")
     try:
         from .solver import solve_solo
     except ImportError:

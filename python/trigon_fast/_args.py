@@ -13,10 +13,13 @@ import numbers
 import operator
 from typing import Type
 
-__all__ = ["MAX_COUNT", "integer", "seed", "side", "seconds", "positive", "real"]
+import numpy as np
+
+__all__ = ["MAX_COUNT", "MAX_THREADS", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
+MAX_THREADS = 256  # the search's and the solo solver's threads
 
 
 def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
@@ -28,8 +31,16 @@ def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueE
     if n is None or isinstance(value, bool):
         raise error(f"{name} must be an integer, not {value!r}")
     if not lo <= n <= hi:
-        raise error(f"{name} must be {_span(lo, hi)}, not {value!r}")
+        raise error(f"{name} must be {_span(lo, hi, n)}, not {value!r}")
     return n
+
+
+def flag(name: str, value, error: Type[ValueError] = ValueError) -> bool:
+    """A switch: True or False (a numpy bool too). "no" and 0 are mistakes, not False: the
+    truth of a string would turn a rule on."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} must be True or False, not {value!r}")
+    return bool(value)
 
 
 def seed(value, error: Type[ValueError] = ValueError) -> int:
@@ -62,7 +73,7 @@ def real(name: str, value, lo: float, hi: float, error: Type[ValueError] = Value
     return float(value)
 
 
-def _span(lo: int, hi: int) -> str:
-    if hi >= MAX_COUNT:
-        return f">= {lo}"
+def _span(lo: int, hi: int, n: int) -> str:
+    if hi >= MAX_COUNT:  # (no limit of its own: the core's)
+        return f">= {lo}" if n < lo else f"at most {hi}"
     return f"{lo}..{hi}"

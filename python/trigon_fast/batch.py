@@ -126,7 +126,7 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     for p, cs in enumerate(variant.players):
         for c in cs:
             sides[int(c)] = p
-    d = _core.play_games(pos, games, seed, policy, threads, bool(observations), level, sides)
+    d = _core.play_games(pos, games, seed, policy, threads, _args.flag("observations", observations, BatchError), level, sides)
     return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
                      d.get("planes"), d.get("pieces"), start.copy() if start is not None else None)
 

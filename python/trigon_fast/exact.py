@@ -95,7 +95,7 @@ def _colours_mask(game: Game, colours) -> int:
         cs = [_parse_colour(c) for c in items]
         for c in cs:
             if c not in in_play:
-                raise SolverError(f"colour {c} does not take part in this game")
+                raise SolverError(f"colour {Colour(c)} does not take part in this game")
     mask = 0
     for c in cs:
         mask |= 1 << c
@@ -164,7 +164,7 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     threads = _args.integer("threads", threads, 1, 64, SolverError)
     nodes = _check_nodes(node_limit)
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
-                            node_limit=nodes, heuristic=bool(heuristic), threads=threads)
+                            node_limit=nodes, heuristic=_args.flag("heuristic", heuristic, SolverError), threads=threads)
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
     mask = _colours_mask(game, colours)
@@ -189,7 +189,7 @@ def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: i
     _check_seconds(time_limit)
     nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1
-    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=bool(heuristic))
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=_args.flag("heuristic", heuristic, SolverError))
     moves, _ = _witness(game, r["witness"])
     return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
                           witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),

@@ -401,18 +401,24 @@ class Game:
     def __repr__(self) -> str:
         if any(setup for *_, setup in self._history):
             return f"<Game {self.variant!r} with setup, {len(self._history)} placements>"
-        if all(c == self._replay_turns()[i] for i, (c, _, _) in enumerate(self._history)):
-            return f"Game({self.variant!r}, moves={[str(m) for _, m, _ in self._history]!r})"
+        turns = self._replay_turns()
+        if len(turns) > len(self._history) and all(c == turns[i] for i, (c, _, _) in enumerate(self._history)):
+            if turns[-1] == self.turn:
+                return f"Game({self.variant!r}, moves={[str(m) for _, m, _ in self._history]!r})"
+            return f"<Game {self.variant!r}, {len(self._history)} moves, {self.turn.name.lower()} to move (set_turn)>"
         return f"<Game {self.variant!r}, {len(self._history)} moves, some out of turn>"
 
     def _replay_turns(self) -> List[int]:
+        """Whose turn each move was in a replay in turn order (up to the first out of turn),
+        then, when every move was in turn, whose turn it is after them."""
         g = Game(self.variant)
         turns = []
         for c, m, _ in self._history:
             turns.append(g.turn)
             if g.turn != c:
-                break
+                return turns
             g.play(m)
+        turns.append(g.turn)
         return turns
 
     def _repr_svg_(self) -> str:  # pragma: no cover - filled in by the renderer when present

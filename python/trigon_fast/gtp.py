@@ -25,7 +25,7 @@ import time
 import traceback
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from . import __version__
+from . import __version__, _args
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
 from .move import PIECE_SIZES, Move
@@ -62,8 +62,9 @@ class GtpEngine:
                  threads: int = 1, quiet: bool = False, log: Optional[Callable[[str], None]] = None) -> None:
         if not 1 <= level <= _MAX_LEVEL:
             raise ValueError(f"level must be 1..{_MAX_LEVEL}, not {level}")
-        if threads < 1:
-            raise ValueError("the number of threads must be at least 1")
+        threads = _args.integer("threads", threads, 1, _args.MAX_THREADS)
+        if seed is not None:
+            seed = _args.seed(seed)
         self.log = (lambda m: None) if quiet else (log or _log_default)
         self.level = level
         self.threads = threads
@@ -397,7 +398,7 @@ class GtpEngine:
 
     def cmd_set_random_seed(self, args, rest):
         _n_args(args, 1)
-        self.seed = _int_arg(args[0], "seed", minimum=0)
+        self.seed = _int_arg(args[0], "seed", 0, _args.SEED_MAX)
         self._rng = random.Random(self.seed)
         return ""
 
@@ -422,7 +423,7 @@ class GtpEngine:
         if key == "level":
             self.level = _int_arg(value, "level", 1, _MAX_LEVEL)
         elif key == "fixed_simulations":
-            self.fixed_simulations = _int_arg(value, "fixed_simulations", 0)
+            self.fixed_simulations = _int_arg(value, "fixed_simulations", 0, _args.MAX_COUNT)
         elif key == "time":
             try:
                 t = float(value)
@@ -432,7 +433,7 @@ class GtpEngine:
                 raise GtpError(f"time must be a number of seconds >= 0 (0: the level decides), not '{value}'")
             self.move_time = t
         elif key == "threads":
-            self.threads = _int_arg(value, "threads", 1)
+            self.threads = _int_arg(value, "threads", 1, _args.MAX_THREADS)
         # Rule keys start a new game, as set_game does.
         elif key == "alternate_rule":
             self._new_game(v.with_alternate_rule(_bool_arg(value, key)))
@@ -684,8 +685,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error(f"invalid game variant {opts.game!r} (trigon, trigon_2, trigon_3)")
     if not 1 <= opts.level <= _MAX_LEVEL:
         parser.error(f"invalid level {opts.level} (1..{_MAX_LEVEL})")
-    if opts.threads < 1:
-        parser.error("the number of threads must be at least 1")
+    if not 1 <= opts.threads <= _args.MAX_THREADS:
+        parser.error(f"invalid number of threads {opts.threads} (1..{_args.MAX_THREADS})")
+    if opts.seed is not None and not 0 <= opts.seed <= _args.SEED_MAX:
+        parser.error(f"invalid seed {opts.seed} (0..2**64-1)")
     engine = GtpEngine(game, level=opts.level, seed=opts.seed, threads=opts.threads, quiet=opts.quiet)
     if opts.config:
         try:

@@ -157,6 +157,8 @@ def _region_cells(region, side: int) -> List[int]:
 def _piece_counts(pieces) -> List[int]:
     if pieces is None:
         return [1] * len(PIECE_NAMES)
+    if isinstance(pieces, str):  # "V,P6,F,A6" (as the command line takes them), or one name
+        pieces = [p.strip() for p in pieces.split(",")]
     if isinstance(pieces, (list, tuple)) and all(type(p) is str for p in pieces):
         return list(_named_piece_counts(tuple(pieces)))  # a copy: the cached tuple stays as it is
     return _counts_of(pieces)
@@ -257,7 +259,8 @@ class PatternPuzzle:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
         max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
-        out = self._prepared.solve(all_solutions=bool(all_solutions), unique=bool(unique),
+        out = self._prepared.solve(all_solutions=_args.flag("all_solutions", all_solutions, SolverError),
+                                  unique=_args.flag("unique", unique, SolverError),
                                    max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                    threads=threads)
         return _result(out, self._cells, self.side)
@@ -270,7 +273,8 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
                   side: int = 9, threads: int = 1, method: str = "auto") -> PatternResult:
     """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)
-    exactly with ``pieces`` (names or indices, repeats allowed, or a mapping name -> count; by
+    exactly with ``pieces`` (names or indices, repeats allowed, as a list or a comma-separated
+    string, or a mapping name -> count; by
     default one colour's 22 pieces, each used once). No contact rules apply.
 
     ``all_solutions=False`` stops at the first solution; ``True`` counts them all (``exhausted``
@@ -291,7 +295,8 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     counts = _piece_counts(pieces)
     max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
     try:
-        out = _core.solve_pattern(side, cells, counts, all_solutions=bool(all_solutions), unique=bool(unique),
+        out = _core.solve_pattern(side, cells, counts, all_solutions=_args.flag("all_solutions", all_solutions, SolverError),
+                                  unique=_args.flag("unique", unique, SolverError),
                                   max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                   threads=threads)
     except ValueError as e:  # what the checks above let through and the core refuses

@@ -240,7 +240,7 @@ class Engine:
             p.max_simulations = simulations
         if time is not None:
             p.max_seconds = _args.seconds("time", time)
-        p.threads = _args.integer("threads", threads, 1, 256)
+        p.threads = _args.integer("threads", threads, 1, _args.MAX_THREADS)
         p.seed = _args.seed(seed)
         if self._playout not in ("sampled", "uniform"):
             raise ValueError("playout must be 'sampled' or 'uniform'")

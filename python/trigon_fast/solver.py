@@ -95,6 +95,7 @@ class Solution:
 
 
 def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours) -> Variant:
+    alternate_rule = _args.flag("alternate_rule", alternate_rule, SolverError)
     if variant is None:
         return Variant.solo(colours=colours, alternate_rule=alternate_rule)
     if not isinstance(variant, Variant):
@@ -211,7 +212,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         variant = _resolve_variant(variant, alternate_rule, colours)
         base = Game(variant)
     _check_seconds(time_limit)
-    threads = _args.integer("threads", threads, 1, 256, SolverError)
+    threads = _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
     count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     seed = _args.seed(seed, SolverError)
     restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
@@ -223,7 +224,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
             return callback(_stats(d))
 
     out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
-                           count=count, triangle_last=bool(triangle_last), restart_nodes=restart_nodes,
+                           count=count, triangle_last=_args.flag("triangle_last", triangle_last, SolverError), restart_nodes=restart_nodes,
                            callback=cb)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"])
@@ -238,12 +239,14 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
                    threads: int = 1, batch: int = 16, triangle_last: bool = True) -> Iterator[Solution]:
     """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
     every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
-    The options are :func:`solve_solo`'s.
+    The options are :func:`solve_solo`'s, but ``time_limit`` is for all of them (default: no
+    limit), and ``batch`` is the number of solutions each round asks for.
 
     The search runs in rounds of ``solve_solo(count=batch)`` with seeds ``seed``, ``seed + 1``, ...,
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
     in all (``None``: when the caller stops iterating), when a round finds no complete solution
-    new to it (within 60 s, or the time left), or on Ctrl-C.
+    new to it (within 60 s, or the time left), or on Ctrl-C. Bad options fail at the call, not at
+    the first ``next``.
 
     >>> from itertools import islice
     >>> sols = list(islice(iter_solutions(seed=1), 3))
@@ -254,15 +257,25 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
         _check_seconds(time_limit)
     batch = _args.integer("batch", batch, 1, 100_000, SolverError)
     seed = _args.seed(seed, SolverError)
+    _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
+    _args.flag("triangle_last", triangle_last, SolverError)
+    if game is None:  # (from a game, solve_solo checks these against it in its first round)
+        v = _resolve_variant(variant, alternate_rule, colours)
+        _resolve_start_cells(Game(v).board, v.colours, start_cells)
+    elif not isinstance(game, Game):
+        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    return _solutions(dict(variant=variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
+                           game=game, threads=threads, triangle_last=triangle_last), seed, time_limit, batch)
+
+
+def _solutions(options: dict, seed: int, time_limit: Optional[float], batch: int) -> Iterator[Solution]:
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     seen = set()
     for round_ in itertools.count():
         limit = 60.0 if deadline is None else deadline - time.monotonic()
         if limit <= 0:
             return
-        found = solve_solo(variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
-                           game=game, seed=(seed + round_) % 2**64, time_limit=limit, threads=threads,
-                           count=batch, triangle_last=triangle_last)
+        found = solve_solo(**options, seed=(seed + round_) % 2**64, time_limit=limit, count=batch)
         new = 0
         for s in found:
             if s.complete and s.key not in seen:

@@ -22,6 +22,14 @@ class Colour(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Colour.{self.name}"
 
+    def __str__(self) -> str:
+        return self.name.lower()  # print(game.turn): "yellow" (an IntEnum prints "1" from Python 3.11)
+
+    def __format__(self, spec: str) -> str:
+        if spec and spec[-1] in "bcdnoxX":  # a number format: the index
+            return int.__format__(int(self), spec)
+        return format(str(self), spec)
+
     @classmethod
     def parse(cls, value) -> "Colour":
         """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case).
@@ -60,8 +68,8 @@ class Variant:
     """A rule set: ``kind`` is one of ``four_player``, ``two_player``, ``three_player``, ``teams``,
     ``solo``; ``alternate_rule`` lets same-colour pieces meet only corner to corner;
     ``pentobi_compatible`` uses Pentobi's free starts in the two- and three-player games.
-    ``colours`` restricts a solo game to some colours (default: all four, or the three of the
-    three-player game when ``side`` is 8).
+    :meth:`Variant.solo` (``colours``, ``side``) restricts a solo game to some colours (default:
+    all four, or the three of the three-player game on the inner board, ``side=8``).
 
     >>> Variant.TWO_PLAYER.players
     ((Colour.BLUE, Colour.RED), (Colour.YELLOW, Colour.GREEN))
@@ -85,6 +93,8 @@ class Variant:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
+        for name in ("alternate_rule", "pentobi_compatible"):
+            object.__setattr__(self, name, _args.flag(name, getattr(self, name)))
         if self.side_override is not None:
             if self.kind != "solo":
                 raise ValueError("side can be chosen (8 or 9) only for a solo game")
@@ -109,6 +119,7 @@ class Variant:
         return cls("solo", alternate_rule=alternate_rule, colours_override=colours, side_override=side)
 
     def with_alternate_rule(self, on: bool = True) -> "Variant":
+        """The same variant with the alternate rule switched on (or off)."""
         return Variant(self.kind, on, self.pentobi_compatible, self.colours_override, self.side_override)
 
     @property
@@ -172,15 +183,20 @@ class Variant:
         for const in ("FOUR_PLAYER", "TWO_PLAYER", "THREE_PLAYER", "TEAMS", "SOLO"):
             if getattr(Variant, const) == self:
                 return f"Variant.{const}"
+        if self.kind == "solo":  # as it is written: Variant.solo(colours, side)
+            args = []
+            if self.colours_override is not None:
+                args.append(repr([Colour(c) for c in self.colours_override]))
+            if self.side_override is not None:
+                args.append(f"side={self.side_override!r}")
+            if self.alternate_rule:
+                args.append("alternate_rule=True")
+            return f"Variant.solo({', '.join(args)})"
         args = [repr(self.kind)]
         if self.alternate_rule:
             args.append("alternate_rule=True")
         if self.pentobi_compatible:
             args.append("pentobi_compatible=True")
-        if self.colours_override is not None:
-            args.append(f"colours_override={self.colours_override!r}")
-        if self.side_override is not None:
-            args.append(f"side_override={self.side_override!r}")
         return f"Variant({', '.join(args)})"
 
 

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import click
 
-from .. import render, search
+from .. import _args, render, search
 from ..game import Game
 from ..move import Move
 from ..variants import Variant
@@ -45,9 +45,9 @@ def _final_value(game: Game, colour: int) -> float:
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
               help="With --move: draw the position with the best moves and their values (SVG, or PNG by suffix).")
 @click.option("--simulations", type=click.IntRange(min=1), default=2000, show_default=True, help="Simulations per position.")
-@click.option("--time", "time_s", type=click.FloatRange(min=0.0), default=None, help="Seconds per position (instead of simulations).")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Search threads.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed (one thread: same seed, same result).")
+@click.option("--time", "time_s", type=click.FloatRange(min=0.0, min_open=True), default=None, help="Seconds per position (instead of simulations).")
+@click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Search threads.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Search seed (one thread: same seed, same result).")
 @click.option("--mistake", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Drop of the mover's value (0..1) that counts as a mistake.")
 def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, time_s, threads, seed, mistake):
     """The engine's view of one position or of every move of a game: best move, values,

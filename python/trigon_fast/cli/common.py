@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import click
 
-from .. import render, search
+from .. import _args, render, search
 from ..errors import TrigonError
 from ..game import Game
 from ..move import PIECE_SIZES, Move, board
@@ -147,15 +147,26 @@ class Engine:
             raise click.BadParameter(f"engine {spec!r}: only the search takes options")
         if self.kind == "search":
             self.options.setdefault("threads", 1)
+            try:
+                self._check_search_options()
+            except ValueError as e:
+                raise click.BadParameter(f"engine {spec!r}: {e}") from None
 
     def __str__(self) -> str:
         return self.spec
 
-    def probe(self, game: Game) -> None:
-        """One simulation with this engine's options, so that options the search rejects fail
-        at once (with its message) rather than in a worker process."""
-        if self.kind == "search":
-            search.best_move(game, seed=0, **{**self.options, "simulations": 1, "time": None, "level": None})
+    def _check_search_options(self) -> None:
+        """The limits in range, and one simulation with the other options: what the search
+        rejects fails here, before a game starts (not after the first move, or in a worker)."""
+        o = self.options
+        if "level" in o:
+            search.level_simulations(o["level"])
+        if "simulations" in o:
+            _args.integer("simulations", o["simulations"], 1, _args.MAX_COUNT)
+        _args.integer("threads", o["threads"], 1, _args.MAX_THREADS)
+        if "time" in o:
+            _args.seconds("time", o["time"])
+        search.best_move(Game(), seed=0, **{**o, "simulations": 1, "time": None, "level": None, "threads": 1})
 
     def choose(self, game: Game, rng: random.Random) -> Move:
         ids = game.legal_moves.ids

@@ -56,7 +56,8 @@ def one_line(e: BaseException) -> str:
 @click.version_option(package_name="trigon_fast", prog_name="trigon")
 def main() -> None:
     """Blokus Trigon from the terminal: play the engine, solve the solo puzzle, analyse and
-    draw games, run engine matches and benchmarks.
+    draw games, run engine matches and benchmarks. (`python -m trigon_fast` with no arguments
+    solves the solo puzzle and prints it.)
 
     \b
     Examples:

@@ -51,7 +51,7 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]
 @click.option("--alternate", is_flag=True, help="Alternate rule.")
 @click.option("--pentobi-starts", is_flag=True, help="Free start cells, as Pentobi plays.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Games in parallel (default: CPU cores).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--max-moves", type=int, default=None, hidden=True, help="Cut games short (tests).")
 def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as_json, max_moves):
@@ -68,9 +68,8 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
         raise click.BadParameter("a match needs at least two players; solo has one")
     if len(engines) < 2:
         raise click.BadParameter("give at least two --engine specs")
-    parsed = [Engine(s) for s in engines]  # fail on a bad spec before starting workers
-    for e in parsed:
-        e.probe(Game(v))  # (a one-simulation search: unknown options fail here, not in a worker)
+    for s in engines:
+        Engine(s)  # a bad spec fails here, before any worker starts
     jobs = jobs or min(games, os.cpu_count() or 1)
     tasks = [(i, v.kind, alternate, pentobi_starts, list(engines), seed, max_moves) for i in range(games)]
     results = []

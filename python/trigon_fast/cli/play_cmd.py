@@ -39,7 +39,7 @@ Commands:
               help="Colours the engine plays, e.g. yellow,green or 2,4 (all / none). Default: every colour but the first player's.")
 @click.option("--opponent", default=None, help="Engine spec: greedy, random, or search:level=N,... (default: the search at --level).")
 @click.option("--level", type=click.IntRange(1, 9), default=3, show_default=True, help="Search strength 1 (weak) .. 9.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the game as a .blksgf record when it ends.")
 @click.option("--max-moves", type=int, default=None, hidden=True, help="Stop after this many placements (tests).")
 def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level, seed, save_path, max_moves):

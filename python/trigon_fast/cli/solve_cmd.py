@@ -8,7 +8,7 @@ import time
 
 import click
 
-from .. import render, solver
+from .. import _args, render, solver
 from ..move import PIECE_NAMES, PIECE_SIZES
 from ..pattern import PatternPuzzle
 from ..variants import Variant
@@ -22,8 +22,8 @@ from .group import main
 @click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side (8: the three-player board).")
 @click.option("--alternate", is_flag=True, help="Alternate rule.")
 @click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True, help="Seconds to search.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Solver threads.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Solver threads.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Save the solution as a .blksgf record.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the solution (SVG, or PNG by suffix).")
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
