@@ -227,3 +227,38 @@ def test_progress_bar_runs(tmp_path, capsys):
     s = self_play(games=4, path=tmp_path / "p.jsonl", games_per_task=2, executor=cf.ThreadPoolExecutor(1))
     assert s.ok and s.results == 4
     assert "self-play" in capsys.readouterr().err
+
+
+def test_batch_game_index_like_a_list():
+    b = play_games(games=3, seed=2, threads=1)
+    assert b.game(-1).history == b.game(2).history
+    with pytest.raises(IndexError, match="out of range: the batch has 3 games"):
+        b.game(3)
+    with pytest.raises(TypeError, match="integer"):
+        b.game(1.0)
+
+
+def test_play_games_variant_and_start_must_agree():
+    start = tf.Game(tf.Variant.TWO_PLAYER)
+    assert play_games(games=1, start=start, threads=1).variant == tf.Variant.TWO_PLAYER
+    assert play_games(tf.Variant.TWO_PLAYER, games=1, start=start, threads=1).variant == tf.Variant.TWO_PLAYER
+    with pytest.raises(BatchError, match="start game"):
+        play_games(tf.Variant.THREE_PLAYER, games=1, start=start)
+    with pytest.raises(TypeError, match="start must be a Game"):
+        play_games(games=1, start=5)
+    with pytest.raises(ValueError, match="start game"):
+        tf.random_game(tf.Variant.THREE_PLAYER, start=tf.Game())
+    assert tf.random_game(seed=1, start=start).variant == tf.Variant.TWO_PLAYER
+
+
+def test_play_games_too_many_for_memory_is_a_batch_error():
+    with pytest.raises(BatchError, match="not enough memory"):
+        play_games(games=2**40, threads=1)
+
+
+def test_analyse_takes_one_path_as_one_file(tmp_path):
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(tf.random_game(tf.Variant.TWO_PLAYER, 3).to_blksgf())
+    out = tmp_path / "a.jsonl"
+    summary = analyse(str(rec), out, progress=False)
+    assert summary.tasks == 1 and summary.ok and summary.results == 1

@@ -244,3 +244,25 @@ def test_docs_rl_examples():
     path = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "rl.md")
     res = doctest.testfile(path, module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.attempted > 0 and res.failed == 0
+
+
+@pytest.mark.parametrize("action", [1924.9, "1924", True, np.float64(1924.0), None, 2**70, -1])
+def test_step_takes_integer_actions_only_and_changes_nothing_else(action):
+    e = TrigonEnv()
+    e.reset(seed=0)
+    before = (e.agent_selection, list(e._moves))
+    with pytest.raises(tf.IllegalMoveError):
+        e.step(action)
+    assert (e.agent_selection, list(e._moves)) == before
+    e.step(np.int64(e.legal_actions()[0]))  # numpy integers are integers
+    assert len(e._moves) == 1
+
+
+def test_unknown_agents_and_bad_seeds_are_value_errors():
+    e = TrigonEnv()
+    e.reset(seed=0)
+    for call in (lambda: e.legal_actions("nobody"), lambda: e.observe("blue")):
+        with pytest.raises(ValueError, match="unknown agent"):
+            call()
+    with pytest.raises(ValueError, match="seed"):
+        e.reset(seed=-1)

@@ -198,8 +198,9 @@ def test_loadsgf_savesgf(tmp_path):
     bad = tmp_path / "bad.blksgf"
     bad.write_text("(;GM[Blokus Trigon]\n;1[r14])")
     errors = replies(f"loadsgf {bad}", f"loadsgf {tmp_path / 'none.blksgf'}", "loadsgf", f"loadsgf {path} 0",
-                     f"savesgf {tmp_path / 'no' / 'dir.blksgf'}")
-    assert [s for s, _, _ in errors] == ["?"] * 5
+                     f"savesgf {tmp_path / 'no' / 'dir.blksgf'}", f"loadsgf {tmp_path}")
+    assert [s for s, _, _ in errors] == ["?"] * 6
+    assert errors[5][2].endswith("a directory, not a file")
     assert errors[0][2].startswith("line 2, column 4: move 1 1[r14] is illegal")
     assert "no such file" in errors[1][2]
 

@@ -300,3 +300,36 @@ def test_deeply_nested_variations_are_an_error_not_a_crash():
         tf.read_blksgf(text)
     # Long main lines need no recursion.
     assert tf.read_blksgf("(;GM[Blokus Trigon]" + ";C[x]" * 5000 + ")").variations() == 0
+
+
+@pytest.mark.parametrize("properties,match", [
+    ({"xx": "1"}, "upper-case"), ({"C]": "x"}, "upper-case"), ({"": "x"}, "upper-case"),
+    ({"GM": "Chess"}, "GM is written"), ({"PB": "me"}, "PB is written"), ({"1": "r15"}, "upper-case"),
+    ({"A1": "r15"}, "A1 is written"), ({"TFRULES": "x"}, "TFRULES is written"),
+])
+def test_extra_properties_that_would_spoil_the_record_are_refused(properties, match):
+    g = tf.random_game(tf.Variant.TWO_PLAYER, seed=2)
+    with pytest.raises(RecordError, match=match):
+        g.to_blksgf(properties=properties)
+
+
+def test_extra_properties_round_trip_with_brackets_and_backslashes():
+    g = tf.random_game(tf.Variant.TWO_PLAYER, seed=2)
+    r = tf.read_blksgf(g.to_blksgf(properties={"SO": "a]b\\c", "X1": "y"}))
+    assert r.root.get("SO") == "a]b\\c" and r.root.get("X1") == "y"
+    assert r.game().history == g.history
+
+
+def test_unreadable_sources_are_record_errors(tmp_path):
+    import pathlib
+
+    for source in (b"(;GM[Blokus Trigon]C[\xff])", tmp_path, pathlib.Path(tmp_path / "none.blksgf"), str(tmp_path)):
+        with pytest.raises(RecordError):
+            tf.read_blksgf(source)
+
+
+@pytest.mark.parametrize("number", [1.5, True, "3", 0, -2])
+def test_bad_move_numbers_are_value_errors(number):
+    text = tf.random_game(tf.Variant.TWO_PLAYER, seed=2).to_blksgf()
+    with pytest.raises(ValueError, match="move number"):
+        tf.Game.from_blksgf(text, move_number=number)

@@ -204,3 +204,15 @@ def test_move_svg_colour_by_name_and_bad_colours():
 def test_bad_png_scale_is_a_value_error(scale):
     with pytest.raises(ValueError, match="scale"):
         render.svg_to_png(render.game_svg(tf.Game()), scale=scale)
+
+
+def test_highlight_as_a_string_of_cells():
+    g = tf.Game()
+    assert render.game_svg(g, highlight="r15,q15") == render.game_svg(g, highlight=["r15", "q15"])
+    with pytest.raises(ValueError, match="highlight 'zz99'"):
+        render.game_svg(g, highlight="zz99")
+
+
+def test_cell_size_has_an_upper_bound():
+    with pytest.raises(ValueError, match="cell size"):
+        render.game_svg(tf.Game(), cell=1e308)

@@ -263,3 +263,21 @@ def test_node_budget_bounds_the_tree(budget):
 def test_node_budget_smaller_than_the_root_is_an_error():
     with pytest.raises(ValueError, match="max_nodes"):
         tf.Engine(max_nodes=10).analyse(tf.Game(tf.Variant.FOUR_PLAYER), simulations=10)
+
+
+def test_a_playout_kind_out_of_range_is_refused_by_the_core():
+    # pybind's enum takes any integer; the search crashed on one (found by a fuzz review).
+    params = _core.SearchParams()
+    params.max_simulations = 50
+    for kind in (2, 7, 255):
+        params.playout = _core.PlayoutKind(kind)
+        with pytest.raises(ValueError, match="playout"):
+            _core.Searcher().run(_core.Position(), params)
+
+
+def test_analyse_names_a_game_that_is_not_one():
+    for bad in (None, "q15", tf.Game().position):
+        with pytest.raises(TypeError, match="game must be a Game"):
+            tf.analyse(bad, simulations=10)
+    with pytest.raises(ValueError, match="callback must be callable"):
+        tf.analyse(tf.Game(), simulations=10, callback=5)

@@ -350,3 +350,22 @@ def test_solution_exports_record_and_picture():
     back = tf.Game.from_blksgf(sol.to_blksgf())
     assert back.history == sol.game.history and back.scores() == sol.scores
     ET.fromstring(sol._repr_svg_())
+
+
+@pytest.mark.parametrize("reply", ["no", 0, "", None, True, [1, 2]])
+def test_solve_callback_stops_only_on_false(reply):
+    import numpy as np
+
+    calls = []
+
+    def cb(stats):
+        calls.append(stats)
+        return np.array([1, 2]) if isinstance(reply, list) else reply  # (an array has no truth value)
+
+    sol = tf.solve_solo(seed=5, time_limit=1, callback=cb, restart_nodes=1)  # (a restart a node: it runs the limit)
+    assert calls and not sol.interrupted and sol.stats.seconds > 0.9
+
+
+def test_solve_callback_must_be_callable():
+    with pytest.raises(tf.SolverError, match="callback must be callable"):
+        tf.solve_solo(callback=5, time_limit=1)

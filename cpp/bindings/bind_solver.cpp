@@ -298,9 +298,14 @@ void bind_solver(py::module_& m) {
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - last_callback).count() >=
                         callback_interval) {
                     last_callback = std::chrono::steady_clock::now();
-                    py::object r;
+                    bool go_on = true;
                     try {
-                        r = callback(stats_dict(search.stats()));
+                        const py::object r = callback(stats_dict(search.stats()));
+                        if (!r.is_none()) {  // Python's truth: False, 0 or "" stop it
+                            const int truth = PyObject_IsTrue(r.ptr());
+                            if (truth < 0) throw py::error_already_set();  // (an array's truth is ambiguous)
+                            go_on = truth != 0;
+                        }
                     } catch (...) {
                         search.stop();
                         {
@@ -309,7 +314,7 @@ void bind_solver(py::module_& m) {
                         }
                         throw;
                     }
-                    if (!r.is_none() && !r.cast<bool>()) search.stop();
+                    if (!go_on) search.stop();
                 }
             }
             {

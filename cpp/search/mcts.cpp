@@ -444,6 +444,8 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         if (s < 0 || s >= kNumColours) throw std::invalid_argument("side_of_colour entries must be 0..3");
     if (params.max_simulations < 0 || params.max_seconds < 0)
         throw std::invalid_argument("simulation and time limits must be >= 0");
+    if (params.playout != PlayoutKind::Uniform && params.playout != PlayoutKind::Sampled)  // (an enum takes any byte)
+        throw std::invalid_argument("playout must be UNIFORM or SAMPLED");
     const auto t0 = Clock::now();
     params_ = params;
     stop_.store(false);

@@ -21,6 +21,7 @@ import concurrent.futures as cf
 import importlib.util
 import json
 import multiprocessing as mp
+import operator
 import os
 import time
 import traceback
@@ -33,6 +34,7 @@ from . import _args, _core
 from .errors import TrigonError
 from .game import Game
 from .move import Move
+from .playout import start_variant as _start_variant
 from .variants import Colour, Variant
 
 __all__ = [
@@ -91,7 +93,14 @@ class GameBatch:
                 f"{start}{obs}>")
 
     def game(self, i: int) -> Game:
-        """Game ``i`` replayed as a :class:`Game`."""
+        """Game ``i`` replayed as a :class:`Game` (``-1``: the last one, as in a list)."""
+        n = len(self.lengths)
+        try:
+            i = operator.index(i)
+        except TypeError:
+            raise TypeError(f"a game index must be an integer, not {i!r}") from None
+        if not -n <= i < n:
+            raise IndexError(f"game index {i} out of range: the batch has {n} games")
         g = self.start.copy() if self.start is not None else Game(self.variant)
         for k in range(int(self.lengths[i])):
             g.play(int(self.moves[i, k]))
@@ -102,7 +111,7 @@ class GameBatch:
         return np.stack([self.scores[:, [int(c) for c in cs]].sum(axis=1) for cs in self.variant.players], axis=1)
 
 
-def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0, policy: str = "random",
+def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int = 0, policy: str = "random",
                threads: int = 0, observations: bool = False, level: int = 1,
                start: Optional[Game] = None) -> GameBatch:
     """Plays ``games`` games in C++ on ``threads`` threads (0: one per hardware thread).
@@ -111,7 +120,8 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     ``random_game(variant, seed + i)``), ``"greedy"`` (a largest legal piece, uniform among
     them), ``"search"`` (the MCTS at strength ``level`` 1..9, one thread per game, a fresh tree
     each move). Game ``i`` uses seed ``seed + i`` whatever the thread count. ``start``: continue
-    from this game's position instead of the empty board.
+    from this game's position instead of the empty board (``variant``, when given too, must
+    be the game's). ``variant`` defaults to the four-player game.
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -119,14 +129,17 @@ def play_games(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: 
     seed = _args.seed(seed, BatchError)
     threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
     level = _args.integer("level", level, 1, 9, BatchError)
-    if start is not None:
-        variant = start.variant
+    variant = _start_variant(variant, start, BatchError)
     pos = start.position if start is not None else Game(variant).position
     sides = [0, 1, 2, 3]
     for p, cs in enumerate(variant.players):
         for c in cs:
             sides[int(c)] = p
-    d = _core.play_games(pos, games, seed, policy, threads, _args.flag("observations", observations, BatchError), level, sides)
+    try:
+        d = _core.play_games(pos, games, seed, policy, threads, _args.flag("observations", observations, BatchError),
+                             level, sides)
+    except MemoryError:
+        raise BatchError(f"not enough memory for {games} games (their moves are kept)") from None
     return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
                      d.get("planes"), d.get("pieces"), start.copy() if start is not None else None)
 
@@ -391,6 +404,8 @@ def analyse(sources: Iterable[PathLike], path: PathLike = "analysis.jsonl", *,
     :class:`Game` to a JSON-able dict (a module-level function, so it can be sent to workers);
     one line per game is written to ``path`` with the game's ``source`` (and its ``game`` number
     when it comes from self-play)."""
+    if isinstance(sources, (str, os.PathLike)):  # one file (a string is not a list of one-letter paths)
+        sources = [sources]
     files = [os.fspath(s) for s in sources]
     tasks = [(tid, _analyse_task, (src, analysis), 1) for tid, src in enumerate(files)]
     return _run(tasks, path, executor, progress, "analysis", resume)

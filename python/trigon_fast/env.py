@@ -28,6 +28,7 @@ Actions are placement ids, ``Discrete(num_placements)``; ``trigon_fast.Move(id, 
 from __future__ import annotations
 
 import importlib.util
+import operator
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -40,7 +41,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("trigon_fast.env needs the rl extra: pip install 'trigon_fast[rl]' "
                       f"(pettingzoo and gymnasium): {e}") from None
 
-from . import _core
+from . import _args, _core
 from .errors import GameOverError, IllegalMoveError, TrigonError
 from .game import Game
 from .move import PIECE_NAMES, board
@@ -145,6 +146,7 @@ class TrigonEnv(AECEnv):
         position (same variant, not over; e.g. openings for training, or analysis)."""
         # The rules are deterministic: a seed only seeds the action spaces' sampling.
         if seed is not None:
+            seed = _args.seed(seed)
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
         start = (options or {}).get("start")
@@ -170,8 +172,14 @@ class TrigonEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self._name_of[self._state.to_move]
 
+    def _agent_colour(self, agent: str) -> int:
+        try:
+            return self._colour_of[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
+
     def observe(self, agent: str) -> dict:
-        planes, pieces, mask, ids = self._state.observe(self._colour_of[agent])
+        planes, pieces, mask, ids = self._state.observe(self._agent_colour(agent))
         # The legal ids come with the mask: legal_actions() reuses them until the next move.
         self._legal_cache = (len(self._moves), agent, ids)
         return {"observation": planes, "pieces_left": pieces, "action_mask": mask}
@@ -182,9 +190,13 @@ class TrigonEnv(AECEnv):
             self._was_dead_step(action)
             return
         try:
-            pid = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMoveError(f"{agent} needs a placement id as action, not {action!r}") from None
+            pid = operator.index(action)  # an integer (numpy's too): 3.7 and "5" are mistakes, not 3 and 5
+        except TypeError:
+            pid = None
+        if pid is None or isinstance(action, bool):
+            raise IllegalMoveError(f"{agent} needs a placement id as action, not {action!r}")
+        if not 0 <= pid < 2**31:
+            raise IllegalMoveError(f"{agent} cannot play placement {action}: no such placement")
         try:
             nxt = self._state.play(pid)
         except ValueError as e:
@@ -235,7 +247,7 @@ class TrigonEnv(AECEnv):
         cache = self._legal_cache
         if cache[0] == len(self._moves) and cache[1] == agent:
             return cache[2]
-        return self._state.legal_ids(self._colour_of[agent])
+        return self._state.legal_ids(self._agent_colour(agent))
 
     def game(self) -> Game:
         """The game so far as a :class:`trigon_fast.Game` (history, undo, diagrams, records)."""

@@ -374,13 +374,17 @@ class GtpEngine:
         number = None
         if len(args) == 2:
             number = _int_arg(args[1], "move number", minimum=1)
-        if not os.path.isfile(args[0]):
+        if not os.path.exists(args[0]):
             raise GtpError(f"cannot read {args[0]}: no such file")
+        if os.path.isdir(args[0]):
+            raise GtpError(f"cannot read {args[0]}: a directory, not a file")
         try:
             record = read_blksgf(pathlib.Path(args[0]))
             game = record.game(number)
-        except (RecordError, OSError) as e:
+        except RecordError as e:
             raise GtpError(str(e)) from None
+        except OSError as e:
+            raise GtpError(f"cannot read {args[0]}: {e.strerror}") from None
         self._new_game(record.variant, game)
         return ""
 

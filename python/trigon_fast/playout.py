@@ -11,9 +11,27 @@ from .variants import Variant
 __all__ = ["random_game", "random_games_stats"]
 
 
-def random_game(variant: Variant = Variant.FOUR_PLAYER, seed: int = 0, start: Optional[Game] = None) -> Game:
-    """A complete game with a uniformly random legal move at every turn (seeded)."""
+def start_variant(variant: Optional[Variant], start: Optional[Game], error=ValueError) -> Variant:
+    """The variant of a run given a variant, a start game, both (they must agree) or neither."""
+    if start is not None:
+        if not isinstance(start, Game):
+            raise TypeError(f"start must be a Game, not {type(start).__name__}")
+        if variant is not None and variant != start.variant:
+            raise error(f"variant {variant!r} is not the start game's ({start.variant!r})")
+        return start.variant
+    if variant is None:
+        return Variant.FOUR_PLAYER
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+    return variant
+
+
+def random_game(variant: Optional[Variant] = None, seed: int = 0, start: Optional[Game] = None) -> Game:
+    """A complete game with a uniformly random legal move at every turn (seeded), of ``variant``
+    (default: the four-player game) or continued from ``start`` (``variant``, when given too,
+    must be the game's)."""
     seed = _args.seed(seed)
+    variant = start_variant(variant, start)
     g = start.copy() if start is not None else Game(variant)
     if not g.is_over:
         moves, _ = _core.random_game(g.position, seed)

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+from . import _args
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game, _lock_of
 from .move import Move
@@ -51,6 +53,7 @@ _MOVE_IDS = {"1": 0, "2": 1, "3": 2, "4": 3,
              # Pentobi 0.1 wrote colour names; Pentobi still reads them, so do we.
              "BLUE": 0, "YELLOW": 1, "RED": 2, "GREEN": 3}
 _SETUP_IDS = {"A1": 0, "A2": 1, "A3": 2, "A4": 3, "AB": 0, "AW": 1}
+_WRITTEN_IDS = {"GM", "FF", "CA", "AP", RULES_PROPERTY, "DT", "EV", "RE", "C", "PL", "AE"}  # (and the players')
 _START_NAMES = {StartRule.ANY: "any", StartRule.OPPOSITE: "opposite", StartRule.EVERY_OTHER: "every_other"}
 
 
@@ -444,8 +447,8 @@ class Record:
     def game(self, move_number: Optional[int] = None, nodes: Optional[Sequence[Node]] = None) -> Game:
         """Replay the main line (or the given path of nodes from the root). With ``move_number``
         (1-based, as ``loadsgf``), stop before that move is played."""
-        if move_number is not None and move_number < 1:
-            raise ValueError(f"move number must be at least 1, not {move_number}")
+        if move_number is not None:
+            move_number = _args.integer("move number", move_number, 1, _args.MAX_COUNT)
         g = Game(self.variant)
         played = 0
         for node in (self.main_line() if nodes is None else nodes):
@@ -536,22 +539,30 @@ class Record:
         return write_sgf(self.root)
 
     @classmethod
-    def from_game(cls, game: Game, **header) -> "Record":
-        """A record of the game's placements; ``header`` as for :meth:`_from_game`. The game is
-        locked meanwhile, so that another thread cannot change it half-way through."""
-        with _lock_of(game):
-            return cls._from_game(game, **header)
-
-    @classmethod
-    def _from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
+    def from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
                   result: Optional[str] = None, date: Optional[str] = None, event: Optional[str] = None,
                   comments: Optional[Mapping[int, str]] = None,
                   properties: Optional[Mapping[str, str]] = None) -> "Record":
         """A record of the game's placements (setup placements grouped into setup nodes).
 
         ``players``: names, one per player (or team); ``result``: ``RE`` (default: written for a
-        finished game of two sides as ``B+n``/``W+n``/``0``); ``comments``: node index on the main
-        line (0 = root) -> text; ``properties``: more root properties."""
+        finished game of two sides as ``B+n``/``W+n``/``0``); ``date``: ``DT``; ``event``:
+        ``EV``; ``comments``: node index on the main line (0 = root) -> text; ``properties``:
+        more root properties (identifiers of upper-case letters and digits, none of those the
+        record writes itself). The game is locked meanwhile, so that another thread cannot
+        change it half-way through."""
+        with _lock_of(game):
+            return cls._from_game(game, players=players, result=result, date=date, event=event,
+                                  comments=comments, properties=properties)
+
+    @classmethod
+    def _from_game(cls, game: Game, *, players, result, date, event, comments, properties) -> "Record":
+        extra = dict(properties or {})
+        for ident in extra:
+            if not isinstance(ident, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", ident):
+                raise RecordError(f"property identifiers are upper-case letters and digits, not {ident!r}")
+            if ident in _WRITTEN_IDS or ident in _MOVE_IDS or ident in _SETUP_IDS or re.fullmatch(r"P[BW1-4]", ident):
+                raise RecordError(f"property {ident} is written from the game and its header arguments")
         variant = game.variant
         root = Node()
         root.set("GM", game_name(variant))
@@ -580,7 +591,7 @@ class Record:
             result = f"B+{a - b}" if a > b else f"W+{b - a}" if b > a else "0"
         if result is not None:
             root.set("RE", result)
-        for k, v in (properties or {}).items():
+        for k, v in extra.items():
             root.set(k, v)
 
         nodes = [root]
@@ -634,11 +645,18 @@ def _looks_like_path(text: str) -> bool:
 
 def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
     if isinstance(source, bytes):
-        source = source.decode("utf-8")
-    elif isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        try:
+            return source.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = os.fspath(source)
-        if isinstance(source, str) and not os.path.exists(path):
-            raise RecordError(f"not a record (it does not start with '(') and no file {path!r} exists")
+        if not os.path.exists(path):
+            if isinstance(source, str):
+                raise RecordError(f"not a record (it does not start with '(') and no file {path!r} exists")
+            raise RecordError(f"no file {path!r} exists")
+        if os.path.isdir(path):
+            raise RecordError(f"{path!r} is a directory, not a record file")
         try:
             with open(path, encoding="utf-8") as f:
                 return f.read()

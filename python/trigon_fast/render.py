@@ -17,6 +17,7 @@ Cells are drawn from the board geometry: cell ``(x, y)`` is a triangle of edge `
 from __future__ import annotations
 
 import math
+import operator
 from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from xml.sax.saxutils import escape
@@ -106,15 +107,18 @@ def _column_name(x: int) -> str:
     return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)
 
 
-def _cell_index(b, key: Union[str, int]) -> int:
+def _cell_index(b, key: Union[str, int], what: str = "label") -> int:
     if isinstance(key, str):
         c = b.parse_cell(key.strip())
         if c < 0:
-            raise ValueError(f"label for {key!r}: not a cell of the side-{b.side} board")
+            raise ValueError(f"{what} {key!r}: not a cell of the side-{b.side} board")
         return c
-    c = int(key)
+    try:
+        c = operator.index(key)
+    except TypeError:
+        raise ValueError(f"{what} {key!r}: a cell is a name or an index") from None
     if not 0 <= c < b.num_cells:
-        raise ValueError(f"label for cell index {c}: out of range 0..{b.num_cells - 1}")
+        raise ValueError(f"{what} cell index {c}: out of range 0..{b.num_cells - 1}")
     return c
 
 
@@ -131,7 +135,7 @@ def _board_svg(side: int, occupancy: Sequence[int], *, outline_cells: Sequence[S
                ghost_cells: Sequence[Sequence[int]] = (), ghost_fill: str = "#888888") -> str:
     b = board(side)
     fills = _palette(palette)
-    edge = _args.positive("cell size", cell)
+    edge = _args.real("cell size", cell, 1.0, 1000.0)  # pixels: a bigger board is no picture (and cairo refuses it)
     h = edge * _SQRT3_2
     margin = edge * 1.3 if coordinates else edge * 0.3
     board_w = (b.width + 1) * edge / 2
@@ -271,7 +275,9 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
     lab: Dict[int, str] = _move_number_labels(game) if move_numbers else {}
     lab.update(_labels_for(b, labels))
     outline = [game.history[-1][1].cell_indices] if last_move and game.history else []
-    hl = [_cell_index(b, c) for c in highlight] if highlight else []
+    if isinstance(highlight, str):  # "h6,h7" or one cell
+        highlight = highlight.split(",")
+    hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight else []
     ghosts = []
     for m in candidates:
         if not isinstance(m, Move) or m.side != game.variant.side:

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _args, _core
 from .errors import GameOverError
+from .game import Game
 from .move import Move
 from .variants import Colour
 
@@ -261,6 +262,8 @@ class Engine:
         ``simulations``, or a strength ``level`` 1..9 (default level 5). ``callback(analysis)``
         runs every ``callback_every`` seconds (default 0.5) or ``callback_simulations``
         simulations with the analysis so far; returning ``False`` stops the search."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, not {type(game).__name__}")
         if game.is_over:
             raise GameOverError("the game is over: there is no move to search")
         d = self._defaults
@@ -268,6 +271,8 @@ class Engine:
             time, simulations, level = d["time"], d["simulations"], d["level"]
         threads = d["threads"] if threads is None else threads
         seed = d["seed"] if seed is None else seed
+        if callback is not None and not callable(callback):
+            raise ValueError(f"callback must be callable, not {callback!r}")
         if callback is not None and callback_every is None and callback_simulations is None:
             callback_every = 0.5
         params = self._params(time, simulations, threads, seed, level,

@@ -220,8 +220,11 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
 
     cb = None
     if callback is not None:
-        def cb(d):  # noqa: E306 - adapts the C++ dict to SolveStats
-            return callback(_stats(d))
+        if not callable(callback):
+            raise SolverError(f"callback must be callable, not {callback!r}")
+
+        def cb(d):  # adapts the C++ dict to SolveStats; only False stops it (as analyse's callback)
+            return callback(_stats(d)) is not False
 
     out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
                            count=count, triangle_last=_args.flag("triangle_last", triangle_last, SolverError), restart_nodes=restart_nodes,

@@ -18,7 +18,7 @@ from .group import main
 @click.option("--pieces", "pieces_path", type=click.Path(dir_okay=False), help="Also draw the pieces left (SVG or PNG by suffix).")
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
 @click.option("--move-numbers/--no-move-numbers", default=False, help="Write each piece's move number on it.")
-@click.option("--cell", type=click.FloatRange(min=4), default=24.0, show_default=True, help="Triangle edge in pixels.")
+@click.option("--cell", type=click.FloatRange(4, 200), default=24.0, show_default=True, help="Triangle edge in pixels.")
 def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, move_numbers, cell):
     """Draw the position of a game record.
 
