@@ -217,3 +217,34 @@ def test_piece_lists_as_a_comma_separated_string():
     assert tf.solve_pattern(pic, pieces="V, P6,F,A6").count == tf.solve_pattern(pic, pieces=["V", "P6", "F", "A6"]).count
     with pytest.raises(ValueError, match="unknown piece '12'"):
         tf.solve_pattern("r15,s15,s16", pieces="12")  # one name, not the pieces '1' and '2'
+
+
+def test_colours_not_in_play_have_no_score_or_pieces():
+    g3 = tf.Game(tf.Variant.THREE_PLAYER)
+    for call in (lambda: g3.score("green"), lambda: g3.pieces_left(3)):
+        with pytest.raises(tf.ColourError, match="green takes no part"):
+            call()
+    assert g3.is_out("green")  # (documented: a colour that takes no part cannot move)
+    with pytest.raises(tf.InvalidMoveError):  # a ColourError is one
+        g3.score("purple")
+
+
+def test_a_start_cell_for_a_colour_that_has_started_is_refused():
+    g = tf.Game(tf.Variant.FOUR_PLAYER, ["q15,r15,p16,q16,o17,p17"])  # blue started on r15
+    with pytest.raises(tf.SolverError, match="blue has placed its first piece"):
+        tf.solve_solo(game=g, start_cells={"blue": "z7"}, time_limit=1)
+
+
+def test_search_option_typos_get_a_hint():
+    with pytest.raises(ValueError, match="time_limit; did you mean time"):
+        tf.analyse(tf.Game(), time_limit=1)
+    with pytest.raises(ValueError, match="did you mean exploration"):
+        tf.Engine(exploraton=1.0)
+
+
+def test_lattice_coordinates_out_of_range_are_refused_by_the_core():
+    from trigon_fast import _core
+
+    with pytest.raises(ValueError, match="lattice coordinates"):
+        _core.canonical_key([(2**31 - 1, 2**31 - 1, 0), (0, 0, 1)])
+    assert _core.canonical_key([(5, 7, 0)]) == _core.canonical_key([(0, 0, 0)])

@@ -104,3 +104,17 @@ def test_colours_print_as_names_and_format_as_numbers_on_request():
     assert str(tf.Colour.YELLOW) == "yellow" and f"{tf.Colour.RED}" == "red"
     assert f"{tf.Colour.GREEN:d}" == "3" and f"{tf.Colour.BLUE:>6}" == "  blue"
     assert int(tf.Colour.YELLOW) == 1 and tf.Colour.YELLOW == 1
+
+
+def test_record_engine_and_env_reprs():
+    r = tf.read_blksgf(tf.random_game(tf.Variant.TWO_PLAYER, 3).to_blksgf())
+    assert re.fullmatch(r"<Record Variant.TWO_PLAYER, \d+ moves on its main line, result .+>", repr(r))
+    e = tf.Engine(level=3, use_priors=False)
+    assert repr(e) == "<Engine threads=1, seed=0, level=3, use_priors=False, 0 nodes in its tree>"
+    pytest.importorskip("pettingzoo")
+    from trigon_fast.env import TrigonEnv
+
+    env = TrigonEnv()
+    env.reset(seed=0)
+    env.step(int(env.legal_actions()[0]))
+    assert repr(env) == "<TrigonEnv Variant.FOUR_PLAYER, 1 moves, yellow_1 to act>"

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -197,11 +198,15 @@ void bind_core(py::module_& m) {
         }
         return out;
     });
+    constexpr int kMaxLattice = 1 << 20;
     m.def("canonical_key", [](const std::vector<std::tuple<int, int, int>>& cells) {
         if (cells.empty()) throw py::value_error("empty shape");
         std::vector<LatticeCell> v;
         for (auto& [a, b, t] : cells) {
             if (t != 0 && t != 1) throw py::value_error("t must be 0 or 1");
+            // (the transforms add and negate coordinates: far ones would overflow an int)
+            if (std::abs(a) > kMaxLattice || std::abs(b) > kMaxLattice)
+                throw py::value_error("lattice coordinates must be within -1048576..1048576");
             v.push_back({a, b, t});
         }
         return canonical_key(v);

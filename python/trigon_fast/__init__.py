@@ -7,7 +7,7 @@
 """
 
 from . import _core
-from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, TrigonError
+from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, TrigonError
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
@@ -27,6 +27,7 @@ __all__ = [
     "analyse",
     "best_move",
     "Colour",
+    "ColourError",
     "Game",
     "GameOverError",
     "IllegalMoveError",

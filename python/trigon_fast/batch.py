@@ -160,6 +160,7 @@ class RunSummary:
 
     @property
     def ok(self) -> bool:
+        """True when no task failed."""
         return not self.failed
 
 

@@ -276,6 +276,11 @@ class TrigonEnv(AECEnv):
             return None
         return text
 
+    def __repr__(self) -> str:
+        over = all(self.terminations.get(a, False) for a in self.possible_agents)
+        where = "over" if over else f"{self.agent_selection} to act"
+        return f"<TrigonEnv {self.variant!r}, {len(self._moves)} moves, {where}>"
+
     def close(self) -> None:
         pass
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["TrigonError", "InvalidMoveError", "IllegalMoveError", "GameOverError", "NothingToUndoError"]
+__all__ = ["TrigonError", "InvalidMoveError", "ColourError", "IllegalMoveError", "GameOverError", "NothingToUndoError"]
 
 
 class TrigonError(ValueError):
@@ -11,6 +11,11 @@ class TrigonError(ValueError):
 
 class InvalidMoveError(TrigonError):
     """A move that cannot be parsed or names no placement on the board."""
+
+
+class ColourError(InvalidMoveError):
+    """A value that names no colour, or a colour that takes no part in the game (an
+    ``InvalidMoveError`` too: a move's colour is part of the move)."""
 
 
 class IllegalMoveError(TrigonError):

@@ -38,6 +38,7 @@ class PlaceAllResult:
 
     @property
     def proven(self) -> bool:
+        """True when the answer is proven: a yes with a witness or a no by exhaustive search."""
         return self.answer is not None
 
     def __bool__(self) -> bool:

@@ -9,7 +9,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _core, symmetry
-from .errors import GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
+from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
 from .variants import Colour, Variant
 
@@ -122,6 +122,7 @@ class Game:
     # -- state ---------------------------------------------------------------------------------
     @property
     def board(self) -> "_core.Board":
+        """The board of the game's variant: cell names and indices, placements (shared, read-only)."""
         return board(self.variant.side)
 
     @property
@@ -136,6 +137,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """True when no colour in play can place a piece any more."""
         return bool(self._pos.is_over)
 
     @property
@@ -145,10 +147,13 @@ class Game:
 
     @property
     def moves(self) -> List[Move]:
+        """The placements made so far (setup placements included), oldest first."""
         return [m for _, m, _ in self._history]
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """A lazy view of the legal moves of the colour to move: ``len``, ``in``, iteration and ``ids``
+        (computed when first asked, and again after the position changes)."""
         return LegalMoves(self)
 
     def legal_moves_of(self, colour: int) -> LegalMoves:
@@ -160,7 +165,8 @@ class Game:
         return bool(self._pos.is_out(self._colour(colour)))
 
     def pieces_left(self, colour: int) -> List[str]:
-        mask = self._pos.pieces_left(self._colour(colour))
+        """Names of the pieces a colour of the game has not placed, in Pentobi's order."""
+        mask = self._pos.pieces_left(self._colour(colour, in_play=True))
         return [n for i, n in enumerate(PIECE_NAMES) if mask >> i & 1]
 
     def occupancy(self) -> np.ndarray:
@@ -173,6 +179,8 @@ class Game:
         return np.stack([occ == c for c in range(4)])
 
     def legal_mask(self, colour: Optional[int] = None) -> np.ndarray:
+        """Booleans over every placement id of the board: legal now for ``colour`` (default: the colour
+        to move; all False when no colour is to move)."""
         c = self.turn if colour is None else self._colour(colour)
         if c is None:
             return np.zeros(self.board.num_placements, dtype=bool)
@@ -182,9 +190,10 @@ class Game:
     def score(self, colour: int) -> int:
         """Rulebook score of a colour: minus unplaced triangles; +15 if all placed, +20 if the
         single triangle was last."""
-        return int(self._pos.score(self._colour(colour)))
+        return int(self._pos.score(self._colour(colour, in_play=True)))
 
     def scores(self) -> Dict[Colour, int]:
+        """Rulebook score of every colour in play (see :meth:`score`)."""
         return {c: self.score(c) for c in self.variant.colours}
 
     def player_scores(self) -> Tuple[int, ...]:
@@ -203,12 +212,15 @@ class Game:
         return self.winners() if self.is_over else None
 
     # -- moves ---------------------------------------------------------------------------------
-    def _colour(self, colour: int) -> int:
-        """0..3 from a Colour, an index or a colour name."""
+    def _colour(self, colour: int, in_play: bool = False) -> int:
+        """0..3 from a Colour, an index or a colour name (with ``in_play``: one of the game's)."""
         try:
-            return int(Colour.parse(colour))
+            c = int(Colour.parse(colour))
         except ValueError as e:
-            raise InvalidMoveError(str(e)) from None
+            raise ColourError(str(e)) from None
+        if in_play and c not in self.variant.colours:
+            raise ColourError(f"{Colour(c)} takes no part in {self.variant!r}")
+        return c
 
     def _to_move(self, move: MoveLike) -> Move:
         side = self.variant.side
@@ -314,6 +326,7 @@ class Game:
 
     @_exclusive
     def copy(self) -> "Game":
+        """An independent copy: its moves, undo stack and turn (a new game to change freely)."""
         g = Game.__new__(Game)
         g.variant = self.variant
         g._pos = self._pos.copy()

@@ -86,6 +86,7 @@ class Move:
 
     @classmethod
     def from_id(cls, id: int, side: int = 9) -> "Move":
+        """The move of placement id ``id`` on the board of side ``side`` (9: big board, 8: inner)."""
         return cls(int(id), side)
 
     @classmethod
@@ -159,14 +160,17 @@ class Move:
 
     @property
     def side(self) -> int:
+        """Side of the board the move belongs to: 9 (486 cells) or 8 (the inner 384)."""
         return self._side
 
     @property
     def piece_index(self) -> int:
+        """Index of the piece, 0..21 in Pentobi's order (``PIECE_NAMES``)."""
         return board(self._side).placement_piece(self._id)
 
     @property
     def piece(self) -> str:
+        """The piece's name, as Pentobi writes it (``"I6"``, ``"V"``, ... ``"1"``)."""
         return PIECE_NAMES[self.piece_index]
 
     def transform(self, k: int) -> "Move":
@@ -176,19 +180,25 @@ class Move:
 
     @property
     def orientation(self) -> int:
+        """Which of the piece's distinct orientations it is placed in: 0 up to
+        ``Move.orientations(piece) - 1`` (as ``Move.from_piece`` takes it)."""
         return board(self._side).placement_orientation(self._id)
 
     @property
     def size(self) -> int:
+        """Triangles the piece covers (1 to 6)."""
         return PIECE_SIZES[self.piece_index]
 
     @property
     def cell_indices(self) -> Tuple[int, ...]:
+        """The cells covered, as board indices, in canonical order (rows from the bottom, each
+        left to right)."""
         b = board(self._side)
         return tuple(sorted(b.placement_cells(self._id), key=lambda c: _cell_sort_key(b, c)))
 
     @property
     def cells(self) -> Tuple[str, ...]:
+        """The cells covered, as names (``"q15"``), in canonical order: ``",".join(cells) == str(move)``."""
         b = board(self._side)
         return tuple(b.cell_name(c) for c in self.cell_indices)
 

@@ -247,6 +247,8 @@ class PatternPuzzle:
 
     @property
     def impossible(self) -> Optional[str]:
+        """Why the puzzle has no solution when that was seen without searching (the areas differ, a
+        part of the region too small, a cell no piece fits on), else None."""
         return self._prepared.impossible or None
 
     @property

@@ -394,6 +394,12 @@ class Record:
         self.root = root
         self.variant = _variant_from_root(root) if variant is None else variant
 
+    def __repr__(self) -> str:
+        line = self.main_line()
+        moves = sum(1 for n in line for k in n.properties if k in _MOVE_IDS)
+        result = f", result {self.result}" if self.result else ""
+        return f"<Record {self.variant!r}, {moves} moves on its main line{result}>"
+
     # -- header --------------------------------------------------------------------------------
     @property
     def info(self) -> Dict[str, str]:
@@ -411,10 +417,12 @@ class Record:
 
     @property
     def result(self) -> Optional[str]:
+        """The result property ``RE`` (e.g. ``"B+12"``), or None."""
         return self.root.get("RE")
 
     # -- tree ----------------------------------------------------------------------------------
     def main_line(self) -> List[Node]:
+        """The nodes from the root down the first child of each: the game as it was played."""
         nodes, node = [self.root], self.root
         while node.children:
             node = node.children[0]

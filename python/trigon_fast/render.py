@@ -385,11 +385,14 @@ def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
 
 
 def write_svg(svg: str, path) -> None:
+    """Write an SVG picture to ``path`` (UTF-8 text)."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(svg)
 
 
 def write_png(svg: str, path, scale: float = 2.0) -> None:
+    """Write an SVG picture to ``path`` as PNG, ``scale`` times its size (needs CairoSVG: the
+    ``png`` extra)."""
     data = svg_to_png(svg, scale)
     with open(path, "wb") as f:
         f.write(data)

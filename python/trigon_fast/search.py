@@ -12,6 +12,7 @@ found so far is returned (``interrupted`` is then true).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -51,6 +52,7 @@ class MoveAnalysis:
         return f"<MoveAnalysis {self.move}: {self.visits} visits, value {self.value:.3f}, prior {self.prior:.3f}>"
 
     def to_dict(self) -> Dict[str, Any]:
+        """The move's figures as JSON-able data (the move as text and id)."""
         return {
             "move": str(self.move),
             "id": self.move.id,
@@ -94,6 +96,7 @@ class Analysis:
 
     @property
     def simulations_per_second(self) -> float:
+        """Simulations searched per second of the search (0.0 when it took no measurable time)."""
         return self.simulations / self.seconds if self.seconds > 0 else 0.0
 
     def arrays(self) -> Dict[str, np.ndarray]:
@@ -110,6 +113,9 @@ class Analysis:
         }
 
     def to_dict(self) -> Dict[str, Any]:
+        """The analysis as JSON-able data: colour, best move (text and id), every root move's
+        figures (``MoveAnalysis.to_dict``), principal variation, values, simulations, seconds,
+        nodes and how it ended."""
         return {
             "colour": int(self.colour),
             "best_move": str(self.best_move),
@@ -197,7 +203,11 @@ class Engine:
                  seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
         unknown = set(knobs) - set(self._KNOBS)
         if unknown:
-            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}")
+            known = ["time", "simulations", "threads", "seed", "level", "playout", *self._KNOBS]
+            hints = {"time_limit": "time", "max_simulations": "simulations", "sims": "simulations"}
+            close = [hints.get(k) or next(iter(difflib.get_close_matches(k, known, 1)), None) for k in sorted(unknown)]
+            hint = "; did you mean " + ", ".join(c for c in close if c) + "?" if any(close) else ""
+            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}{hint}")
         self._knobs = {k: self._check_knob(k, v) for k, v in knobs.items()}
         self._defaults = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
         self._playout = playout
@@ -224,8 +234,14 @@ class Engine:
         """Forgets the search tree."""
         self._searcher.clear()
 
+    def __repr__(self) -> str:
+        limits = ", ".join(f"{k}={v!r}" for k, v in self._defaults.items() if v is not None)
+        knobs = "".join(f", {k}={v!r}" for k, v in self._knobs.items())
+        return f"<Engine {limits}{knobs}, {self.nodes} nodes in its tree>"
+
     @property
     def nodes(self) -> int:
+        """Nodes in the engine's search tree now (it is kept between searches of one game)."""
         return int(self._searcher.nodes)
 
     def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations):

@@ -34,6 +34,10 @@ def _check_seconds(time_limit) -> None:
 
 @dataclass(frozen=True)
 class SolveStats:
+    """What a solo search did: ``nodes`` searched in ``seconds``, ``restarts`` of its guided
+    search, ``best_placed`` (the most triangles one search branch placed) of ``target`` (the
+    triangles to place in all), and ``solutions`` (distinct complete layouts found)."""
+
     nodes: int
     seconds: float
     restarts: int
@@ -43,6 +47,7 @@ class SolveStats:
 
     @property
     def nodes_per_second(self) -> float:
+        """Search nodes per second (0.0 when it took no measurable time)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -62,6 +67,7 @@ class Solution:
 
     @property
     def total_score(self) -> int:
+        """The sum of the colours' scores: +80 for a complete four-colour solution, the triangle last."""
         return sum(self.scores.values())
 
     @property
@@ -217,6 +223,9 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     seed = _args.seed(seed, SolverError)
     restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
     fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
+    for c, cell in enumerate(fixed):
+        if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
+            raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
 
     cb = None
     if callback is not None:

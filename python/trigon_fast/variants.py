@@ -131,6 +131,7 @@ class Variant:
 
     @property
     def colours(self) -> Tuple[Colour, ...]:
+        """The colours that take part, in turn order."""
         if self.colours_override is not None:
             return tuple(Colour(c) for c in self.colours_override)
         if self.kind == "three_player" or (self.kind == "solo" and self.side == 8):
@@ -139,6 +140,7 @@ class Variant:
 
     @property
     def colour_mask(self) -> int:
+        """The colours that take part as bits (bit ``c`` for colour ``c``), as the core takes them."""
         m = 0
         for c in self.colours:
             m |= 1 << int(c)
@@ -162,6 +164,8 @@ class Variant:
 
     @property
     def start_rule(self) -> StartRule:
+        """Where first pieces may go: any start cell (four players, teams, solo, Pentobi's free
+        starts), the rulebook's opposite cells (two players) or every other cell (three players)."""
         if self.pentobi_compatible:
             return StartRule.ANY
         if self.kind == "two_player":

@@ -70,7 +70,7 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
         raise click.BadParameter("give at least two --engine specs")
     for s in engines:
         Engine(s)  # a bad spec fails here, before any worker starts
-    jobs = jobs or min(games, os.cpu_count() or 1)
+    jobs = min(jobs or os.cpu_count() or 1, games)  # (no more workers than games)
     tasks = [(i, v.kind, alternate, pentobi_starts, list(engines), seed, max_moves) for i in range(games)]
     results = []
     with progress(total=games, desc="games", unit="game") as bar:

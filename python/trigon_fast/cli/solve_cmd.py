@@ -29,7 +29,7 @@ from .group import main
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Distinct solutions to find (up to the board's symmetries and colour renaming) within the time limit.")
-@click.option("--out-dir", type=click.Path(file_okay=False), help="With --count: save each solution as DIR/solution-NNNN.blksgf.")
+@click.option("--out-dir", type=click.Path(file_okay=False), help="Save each solution as DIR/solution-NNNN.blksgf (with --count, several).")
 def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path, palette, count, out_dir):
     """Solve the solo puzzle: place every piece of every colour, single triangle last.
 
@@ -108,7 +108,8 @@ def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: fl
                + (f" ({len(found) / seconds:.0f}/s)" if found and seconds > 0 else "")
                + (f"; scores {', '.join(f'{x:+d}' for x in scores)}" if found else ""))
     if out_dir and found:
-        click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')} .. solution-{len(found):04d}.blksgf")
+        last = "" if len(found) == 1 else f" .. solution-{len(found):04d}.blksgf"
+        click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')}{last}")
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
