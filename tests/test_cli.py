@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import trigon_fast as tf
+from optional import require_png
 from trigon_fast import cli
 from trigon_fast.cli.common import greedy_move
 from trigon_fast.cli.match_cmd import wilson_interval
@@ -224,7 +225,7 @@ def test_render_real(tmp_path):
     assert r.returncode == 0, r.stderr
     assert len(occupied_polygons((tmp_path / "b.svg").read_text())) == sum(m.size for m in g.moves[:5])
     assert_one_line_error(trigon("render", "g.blksgf", "--svg", "b.svg", "--move", "99", cwd=tmp_path))
-    pytest.importorskip("cairosvg")
+    require_png()
     r = trigon("render", "g.blksgf", "--png", "b.png", cwd=tmp_path)
     assert r.returncode == 0 and (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
 

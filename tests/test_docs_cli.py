@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from optional import png_export_available
+
 DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 BIN = os.path.dirname(sys.executable)
 
@@ -21,15 +23,6 @@ def examples():
             command, *lines = chunk.rstrip("\n").split("\n")
             out.append((command, lines))
     return out
-
-
-def png_export_available():
-    """CairoSVG comes with the test extra; the sanitizer build's venv leaves it out."""
-    try:
-        import cairosvg  # noqa: F401
-    except (ImportError, OSError):  # OSError: the wheel without the cairo library
-        return False
-    return True
 
 
 def varies(command):

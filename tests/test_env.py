@@ -11,6 +11,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 import trigon_fast as tf  # noqa: E402
+from optional import require_png  # noqa: E402
 from variant_cases import pick  # noqa: E402
 from trigon_fast import _core  # noqa: E402
 from trigon_fast.env import TrigonEnv, agent_name, env as wrapped_env  # noqa: E402
@@ -207,7 +208,7 @@ def test_render_rgb_through_the_svg_renderer():
         with pytest.raises(ValueError, match="trigon_fast.render"):
             TrigonEnv(render_mode="rgb_array")
         return
-    pytest.importorskip("cairosvg")
+    require_png()
     pytest.importorskip("PIL")
     e = TrigonEnv(render_mode="rgb_array")
     before = e.render()

@@ -443,3 +443,36 @@ def test_config_file_errors_stop_before_reading_input(tmp_path, capsys):
     err = capsys.readouterr()
     assert err.out == "" and "config command failed: param level 99" in err.err
     assert main(["--config", str(tmp_path / "missing.gtp")]) == 1
+
+
+def _doc_block(text: str, heading: str) -> str:
+    start = text.index("```", text.index(heading)) + 4
+    return text[start:text.index("\n```", start) + 1]
+
+
+def test_the_example_session_of_docs_gtp_md_is_real():
+    # The page says it is real output of `trigon-gtp --seed 7 --level 1 --quiet`: replay it (one
+    # thread and a seed: the search's replies are the same every time on this build).
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "gtp.md").read_text()
+    block = _doc_block(doc, "### Example session")
+    chunks = [c for c in block.strip("\n").split("\n\n")]
+    engine = GtpEngine(seed=7, level=1, quiet=True)
+    for chunk in chunks:
+        command, *shown = chunk.split("\n")
+        reply = engine.handle(command + "\n").rstrip("\n").split("\n")
+        assert [line.rstrip() for line in reply] == [line.rstrip() for line in shown], command
+
+
+def test_the_controller_example_of_docs_gtp_md():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "gtp.md").read_text()
+    shown = doc[doc.index('print(send("genmove 1"))'):].split("# (True, '", 1)[1].split("'", 1)[0]
+    engine = GtpEngine(seed=7, quiet=True)
+    engine.handle("set_game Blokus Trigon Two-Player\n")
+    assert engine.handle("genmove 1\n") == f"= {shown}\n\n"
+
+
+def test_the_readme_session_is_part_of_the_real_one():
+    root = Path(__file__).resolve().parent.parent
+    readme = _doc_block((root / "README.md").read_text(), "## Backend for other programs")
+    session = _doc_block((root / "docs" / "gtp.md").read_text(), "### Example session")
+    assert readme.strip() and readme.strip() in session

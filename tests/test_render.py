@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import trigon_fast as tf
+from optional import require_png
 from trigon_fast import render
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -157,7 +158,7 @@ def test_solution_svg_uses_the_game():
 
 
 def test_png_export():
-    pytest.importorskip("cairosvg")
+    require_png()
     svg = render.game_svg(partial_game(tf.Variant.FOUR_PLAYER, 9, 10), cell=10)
     png = render.svg_to_png(svg, scale=2)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"

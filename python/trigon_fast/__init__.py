@@ -17,7 +17,7 @@ from .solver import Solution, SolverError, SolveStats, iter_solutions, solve_sol
 from .pattern import PatternPuzzle, PatternResult, parse_region, solve_pattern
 from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
-from . import symmetry
+from . import render, symmetry  # (render needs nothing optional until PNG: tf.render.game_svg works)
 
 __version__ = "0.1.0"
 
