@@ -347,3 +347,23 @@ def test_play_hint_and_save(tmp_path):
     assert r.exit_code == 0, r.output
     assert "hint (search:level" in r.stdout
     assert path.exists() and "r15" in path.read_text()
+
+
+def test_play_survives_odd_input_and_keeps_the_game(tmp_path):
+    script = "\n".join([
+        "q15,r15,p16,q16,o17,p17",
+        "save a\0b.blksgf",     # a NUL in a file name ended the whole game
+        "svg a\0b.svg",
+        "I6 -1 q15",            # was read as the cells 'I6-1q15'
+        "x" * 100_000,          # was quoted back twice, whole
+        "save kept.blksgf",
+        "quit",
+    ]) + "\n"
+    r = trigon("play", "--opponent", "greedy", "--seed", "1", input=script, cwd=tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.count("error: ") >= 4
+    assert "write PIECE ORIENTATION CELL, e.g. I6 0 q15" in r.stdout
+    assert len(r.stdout) < 150_000  # the long line once (its echo), not three times
+    assert "100000 characters" in r.stdout
+    assert tf.read_blksgf((tmp_path / "kept.blksgf").read_text()).game().history[0][1] == \
+        tf.Move.from_str("q15,r15,p16,q16,o17,p17")

@@ -48,3 +48,70 @@ def test_other_python_threads_run_during_long_calls():
     done.set()
     th.join()
     assert len(ticks) > 10
+
+
+def _run_until_ready(args, **kw):
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return p
+
+
+def _ctrl_c_after(p, seconds):
+    time.sleep(seconds)
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return out, err, time.time() - t0
+
+
+SEARCH_BATCH = r"""
+import sys, time, trigon_fast as tf
+from trigon_fast.batch import play_games
+print("ready", flush=True)
+try:
+    play_games(games=4, threads=1, policy="search", level=9)  # a level-9 game takes minutes
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+def test_ctrl_c_stops_a_batch_of_search_games_in_its_game():
+    # It stopped only between games: a level-9 batch ran on for minutes after Ctrl-C.
+    p = subprocess.Popen([sys.executable, "-c", SEARCH_BATCH], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    out, _, waited = _ctrl_c_after(p, 1.5)
+    assert p.returncode == 0 and "interrupted" in out
+    assert waited < 5
+
+
+def test_ctrl_c_ends_a_match_at_once(tmp_path):
+    # Workers took Ctrl-C as "stop this search" and played on; the pool waited for every game.
+    p = subprocess.Popen([sys.executable, "-m", "trigon_fast.cli", "match", "--engine", "simulations=3000",
+                          "--engine", "greedy", "--games", "6", "--jobs", "2", "--variant", "four"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                         start_new_session=True)
+    time.sleep(2.0)
+    t0 = time.time()
+    import os
+
+    os.killpg(p.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+    out, err = p.communicate(timeout=60)
+    assert time.time() - t0 < 5 and p.returncode == 130, (p.returncode, err)
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_ends_a_whole_game_analysis_with_what_was_judged(tmp_path):
+    import json
+
+    import trigon_fast as tf
+
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(tf.random_game(seed=3).to_blksgf())
+    p = subprocess.Popen([sys.executable, "-m", "trigon_fast.cli", "analyse", str(rec), "--simulations", "100000",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err, waited = _ctrl_c_after(p, 2.0)
+    assert waited < 5 and p.returncode == 130, (p.returncode, err)
+    report = json.loads(out)
+    assert report["interrupted"] is True and len(report["moves"]) < len(tf.random_game(seed=3).history)
+    assert "interrupted: stopped after" in err

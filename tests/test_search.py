@@ -281,3 +281,62 @@ def test_analyse_names_a_game_that_is_not_one():
             tf.analyse(bad, simulations=10)
     with pytest.raises(ValueError, match="callback must be callable"):
         tf.analyse(tf.Game(), simulations=10, callback=5)
+
+
+def test_one_engine_searched_from_two_threads_at_once():
+    # Both searches ran on the one C++ tree at once: a segfault.
+    import threading
+
+    engine = tf.Engine()
+    results, errors = [], []
+
+    def work(game):
+        try:
+            for _ in range(3):
+                results.append(engine.analyse(game, simulations=800))
+        except Exception as e:  # noqa: BLE001 - any failure is the finding
+            errors.append(e)
+
+    games = [tf.Game(), tf.random_game(seed=1)]
+    while len(games[1].history) > 30:
+        games[1].undo()
+    threads = [threading.Thread(target=work, args=(g,)) for g in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 6
+
+
+def test_the_core_refuses_a_second_search_of_one_searcher():
+    import threading
+
+    searcher = _core.Searcher()
+    params = _core.SearchParams()
+    params.max_seconds = 1.0
+    t = threading.Thread(target=lambda: searcher.run(_core.Position(), params))
+    t.start()
+    import time
+
+    time.sleep(0.2)
+    with pytest.raises(ValueError, match="one search at a time"):
+        searcher.run(_core.Position(), params)
+    with pytest.raises(ValueError, match="cleared while"):
+        searcher.clear()
+    searcher.stop()
+    t.join()
+
+
+def test_a_game_changed_during_a_search_or_solve_does_not_disturb_it():
+    # The calls read the live position with the GIL released; now they take a copy first.
+    g = tf.random_game(seed=0)
+    while len(g.history) > 40:
+        g.undo()
+    before = list(g.history)
+    sol = tf.solve_solo(game=g, time_limit=1, callback=lambda stats: g.undo())
+    assert sol.moves and sol.game.history[:40] == before
+    g2 = tf.random_game(seed=0)
+    while len(g2.history) > 40:
+        g2.undo()
+    a = tf.analyse(g2, simulations=3000, callback=lambda an: g2.undo(), callback_simulations=200)
+    assert a.best_move in tf.Game(g2.variant, [m for _, m in before]).legal_moves

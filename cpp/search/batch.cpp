@@ -60,7 +60,7 @@ struct GameWorker {
 namespace {
 
 // The search's move at cfg.level, seeded from the game's generator (deterministic per game).
-int search_move(GameWorker& w, const BatchConfig& cfg, Rng& rng) {
+int search_move(GameWorker& w, const BatchConfig& cfg, Rng& rng, const std::atomic<bool>* stop) {
     if (!w.searcher) w.searcher = std::make_unique<search::Searcher>();
     search::Params p;
     p.side_of_colour = cfg.side_of_colour;
@@ -68,7 +68,8 @@ int search_move(GameWorker& w, const BatchConfig& cfg, Rng& rng) {
     p.seed = rng.next();
     p.max_simulations = search::level_simulations(cfg.level);
     p.reuse_tree = false;  // every search fresh: a game does not depend on the thread's earlier games
-    return w.searcher->run(w.playout.position(), p).best_move;
+    const search::Searcher::Poll poll = [stop] { return !stop->load(std::memory_order_relaxed); };
+    return w.searcher->run(w.playout.position(), p, stop ? poll : search::Searcher::Poll{}).best_move;
 }
 
 }  // namespace
@@ -80,7 +81,8 @@ int max_moves(const Position& start) {
     return n;
 }
 
-void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves) {
+void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves,
+               const std::atomic<bool>* stop) {
     RandomPlayout& po = w.playout;
     po.reset();
     Rng rng(cfg.seed + static_cast<std::uint64_t>(i));
@@ -88,6 +90,7 @@ void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput&
     const int cells = po.position().table().geo().num_cells();
     int k = 0;
     while (!po.is_over() && k < max_moves) {
+        if (stop && stop->load(std::memory_order_relaxed)) break;  // (the batch is abandoned)
         const int c = po.to_move();
         if (out.planes) {
             const std::size_t at = row + k;
@@ -98,7 +101,7 @@ void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput&
             case Policy::Random: id = po.random_move(rng); break;
             case Policy::Greedy: id = greedy_move(po, rng, w.buffer.data()); break;
             default:
-                id = search_move(w, cfg, rng);
+                id = search_move(w, cfg, rng, stop);
                 // A bad id would corrupt the playout's move sets: refuse it loudly.
                 if (id < 0 || id >= po.position().table().num_placements() ||
                     po.position().check(c, id) != Illegal::None)
@@ -136,7 +139,7 @@ bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput
         try {
             GameWorker w(start);
             for (long i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < cfg.games;)
-                play_game(w, cfg, i, out, mm);
+                play_game(w, cfg, i, out, mm, &stop);
         } catch (...) {
             std::lock_guard<std::mutex> lock(mu);
             if (!error) error = std::current_exception();

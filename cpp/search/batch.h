@@ -56,11 +56,14 @@ int max_moves(const Position& start);
 struct GameWorker;
 
 // Plays game `i` (seed cfg.seed + i) from the worker's start position, writing row i of `out`.
-void play_game(GameWorker& worker, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves);
+// Once `stop` is set it ends soon, the game unfinished (a search under way stops too).
+void play_game(GameWorker& worker, const BatchConfig& cfg, long i, const BatchOutput& out, int max_moves,
+               const std::atomic<bool>* stop = nullptr);
 
 // Plays cfg.games games on cfg.threads threads. The calling thread coordinates and calls
-// `keep_going()` about every 20 ms; when it returns false the workers stop after their current
-// game and play_games returns false. Exceptions in workers are rethrown here.
+// `keep_going()` about every 20 ms; when it returns false the workers stop soon (a game under
+// way is left unfinished, a search under way stops) and play_games returns false. Exceptions in
+// workers are rethrown here.
 bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput& out,
                 const std::function<bool()>& keep_going);
 

@@ -133,6 +133,7 @@ Searcher::Searcher() = default;
 Searcher::~Searcher() = default;
 
 void Searcher::clear() {
+    if (running_.load()) throw std::invalid_argument("the tree cannot be cleared while it is searched");
     store_.reset();
     root_pos_.reset();
     root_ = 0;
@@ -446,6 +447,11 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         throw std::invalid_argument("simulation and time limits must be >= 0");
     if (params.playout != PlayoutKind::Uniform && params.playout != PlayoutKind::Sampled)  // (an enum takes any byte)
         throw std::invalid_argument("playout must be UNIFORM or SAMPLED");
+    if (running_.exchange(true)) throw std::invalid_argument("this searcher is searching already: one search at a time");
+    struct Done {
+        std::atomic<bool>& flag;
+        ~Done() { flag.store(false); }
+    } done{running_};
     const auto t0 = Clock::now();
     params_ = params;
     stop_.store(false);

@@ -126,12 +126,13 @@ public:
     Searcher();
     ~Searcher();
 
-    // Searches `pos` within the limits of `params`. Throws GameOverError for a finished game.
+    // Searches `pos` within the limits of `params`. Throws GameOverError for a finished game,
+    // std::invalid_argument while another run() of this searcher is going on (one tree, one search).
     // `poll` and `progress` run on the calling thread while the workers search.
     Analysis run(const Position& pos, const Params& params, const Poll& poll = {}, const Progress& progress = {});
     // Ends a running search soon (any thread); run() returns the best move so far.
     void stop() { stop_.store(true, std::memory_order_relaxed); }
-    // Forgets the tree.
+    // Forgets the tree (not while a search runs: std::invalid_argument).
     void clear();
 
     std::size_t nodes() const { return store_ ? store_->used() : 0; }
@@ -164,6 +165,7 @@ private:
     std::atomic<long> sims_started_{0}, sims_done_{0};
     long reused_visits_ = 0;
     std::atomic<bool> stop_{false}, store_full_{false};
+    std::atomic<bool> running_{false};  // run() is going on
     std::vector<std::unique_ptr<Worker>> workers_;
 };
 

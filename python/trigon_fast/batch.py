@@ -130,6 +130,8 @@ def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int =
     threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
     level = _args.integer("level", level, 1, 9, BatchError)
     variant = _start_variant(variant, start, BatchError)
+    if start is not None:
+        start = start.copy()  # (under its lock: the batch reads it with the GIL released)
     pos = start.position if start is not None else Game(variant).position
     sides = [0, 1, 2, 3]
     for p, cs in enumerate(variant.players):
@@ -141,7 +143,7 @@ def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int =
     except MemoryError:
         raise BatchError(f"not enough memory for {games} games (their moves are kept)") from None
     return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
-                     d.get("planes"), d.get("pieces"), start.copy() if start is not None else None)
+                     d.get("planes"), d.get("pieces"), start)
 
 
 # -- scale-out ---------------------------------------------------------------------------------

@@ -161,6 +161,7 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     ``heuristic=False`` runs stage 4 alone, on every thread."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    game = game.copy()  # (under its lock: another thread may play on while this searches)
     _check_seconds(time_limit)
     threads = _args.integer("threads", threads, 1, 64, SolverError)
     nodes = _check_nodes(node_limit)
@@ -187,6 +188,7 @@ def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: i
     big open region shows it there at once); ``heuristic=False`` runs the branch and bound alone."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    game = game.copy()  # (under its lock: another thread may play on while this searches)
     _check_seconds(time_limit)
     nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1

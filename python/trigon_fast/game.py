@@ -41,7 +41,8 @@ class LegalMoves:
     """Lazy view of the legal moves of the colour to move (or of one colour).
 
     Supports ``len``, iteration, ``in`` and ``ids`` / ``mask`` as numpy arrays; generated once per
-    position on first use.
+    position on first use. It follows the game: after a move it lists the new position's moves
+    (take ``ids`` once for a snapshot, e.g. while another thread plays on the game).
     """
 
     def __init__(self, game: "Game", colour: Optional[int] = None) -> None:

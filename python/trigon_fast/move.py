@@ -58,6 +58,12 @@ def _lattice_xy(side: int, a: int, b: int, t: int):
     return 2 * a + b + t + side - 1, -b
 
 
+def _quoted(text: str, most: int = 40) -> str:
+    """repr of user text for an error message, cut to ``most`` characters (a pasted megabyte
+    would come back twice)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text)} characters)"
+
+
 def _cell_sort_key(b, cell: int):
     x, y = b.cell_xy(cell)
     return (-y, x)  # a1, b1, ..., a2, ...: rows from the bottom, then left to right
@@ -101,12 +107,13 @@ class Move:
         if parts[0].lower() == "pass" and len(parts) == 1:
             raise InvalidMoveError("'pass' is not a placement (a colour that cannot move passes by itself)")
         if len(parts) > 6:
-            raise InvalidMoveError(f"a piece covers at most 6 cells, {len(parts)} given in {text!r}")
+            raise InvalidMoveError(f"a piece covers at most 6 cells, {len(parts)} given in {_quoted(text)}")
         cells = []
         for p in parts:
             c = b.parse_cell(p) if _CELL_RE.match(p) else -1
             if c < 0:
-                raise InvalidMoveError(f"{p!r} is not a cell of the side-{side} board (in move {text!r})")
+                where = f" (in move {_quoted(text)})" if p != text.strip() else ""
+                raise InvalidMoveError(f"{_quoted(p)} is not a cell of the side-{side} board{where}")
             cells.append(c)
         if len(set(cells)) != len(cells):
             raise InvalidMoveError(f"a cell is repeated in move {text!r}")

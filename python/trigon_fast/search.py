@@ -13,6 +13,7 @@ found so far is returned (``interrupted`` is then true).
 from __future__ import annotations
 
 import difflib
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -213,6 +214,9 @@ class Engine:
         self._playout = playout
         self._params(time, simulations, threads, seed, level, None, None)  # bad defaults fail here, not later
         self._searcher = _core.Searcher()
+        # Held while a search runs (stop() does not wait for it). Re-entrant: a callback that
+        # searches with this engine again gets the core's error, not a deadlock.
+        self._running = threading.RLock()
 
     @classmethod
     def _check_knob(cls, name: str, value: Any) -> Any:
@@ -231,8 +235,9 @@ class Engine:
         self._searcher.stop()
 
     def clear(self) -> None:
-        """Forgets the search tree."""
-        self._searcher.clear()
+        """Forgets the search tree (after a search running in another thread)."""
+        with self._running:
+            self._searcher.clear()
 
     def __repr__(self) -> str:
         limits = ", ".join(f"{k}={v!r}" for k, v in self._defaults.items() if v is not None)
@@ -280,6 +285,7 @@ class Engine:
         simulations with the analysis so far; returning ``False`` stops the search."""
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
+        game = game.copy()  # (taken under its lock: another thread may play on while this searches)
         if game.is_over:
             raise GameOverError("the game is over: there is no move to search")
         d = self._defaults
@@ -306,7 +312,8 @@ class Engine:
                 if callback(_convert(raw, False, side, in_play)) is False:
                     self._searcher.stop()
         try:
-            raw, interrupted = self._searcher.run(pos, params, progress)
+            with self._running:  # one search at a time on the tree: a second thread waits
+                raw, interrupted = self._searcher.run(pos, params, progress)
         except _core.GameOverError as e:  # pragma: no cover - checked above
             raise GameOverError(str(e)) from None
         return _convert(raw, bool(interrupted), side, in_play)

@@ -211,9 +211,9 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
             raise SolverError("the game's variant does not use the alternate rule")
         if colours is not None:
             raise SolverError("colours come from the game's variant")
-        if game.is_over:
+        base = game.copy()  # (under its lock: another thread may play on while this solves)
+        if base.is_over:
             raise SolverError("the game is over")
-        base = game
     else:
         variant = _resolve_variant(variant, alternate_rule, colours)
         base = Game(variant)

@@ -13,7 +13,7 @@ from .. import _args, render, search
 from ..game import Game
 from ..move import Move
 from ..variants import Variant
-from .common import colour_name, game_at, progress, read_game, write_picture
+from .common import colour_name, game_at, interrupted_exit, progress, read_game, write_picture
 from .group import main
 
 
@@ -75,7 +75,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
             raise click.ClickException(f"the game is over after move {move_number}: nothing to analyse")
         a = analyse(g)
         report = {"move_number": move_number, "to_move": colour_name(int(g.turn)),
-                  "best": str(a.best_move),
+                  "best": str(a.best_move), "interrupted": bool(a.interrupted),
                   "values": {colour_name(c): _json_num(a.value[int(c)]) for c in g.variant.colours},
                   "moves": _top_moves(a, 10)}
         if as_json:
@@ -90,17 +90,26 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
             write_picture(analysis_svg(g, a), svg_path)
             if not as_json:
                 click.echo(f"wrote {svg_path}")
+        if a.interrupted:
+            interrupted_exit("the search was stopped early: its figures are those so far")
         return
 
     history = game.history
     rows: List[Dict[str, Any]] = []
     analyses: List[Optional[search.Analysis]] = []
+    interrupted = False
     with progress(total=len(history) + 1, desc="analysing", unit="pos") as bar:
         for i in range(len(history) + 1):
             g = game_at(game, i)
-            analyses.append(analyse(g) if not g.is_over else None)
+            a = analyse(g) if not g.is_over else None
+            if a is not None and a.interrupted:  # Ctrl-C: judge the moves analysed on both sides
+                interrupted = True
+                break
+            analyses.append(a)
             bar.update(1)
     for i, (colour, move) in enumerate(history):
+        if i + 1 >= len(analyses):
+            break
         c = int(colour)
         a, after = analyses[i], analyses[i + 1]
         if a is None:  # setup placements after the end; nothing to judge
@@ -114,7 +123,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
                      "best": str(a.best_move), "value_before": _json_num(before),
                      "value_after": _json_num(after_v), "mistake": is_mistake})
     report = {"variant": game.variant.name, "moves": rows,
-              "scores": {colour_name(c): s for c, s in game.scores().items()}}
+              "scores": {colour_name(c): s for c, s in game.scores().items()}, "interrupted": interrupted}
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -128,6 +137,8 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         write_picture(value_plot_svg(rows, game.variant), plot_path)
         if not as_json:
             click.echo(f"wrote {plot_path}")
+    if interrupted:
+        interrupted_exit(f"stopped after {len(rows)} of {len(history)} moves")
 
 
 def analysis_svg(game: Game, a: search.Analysis, candidates: int = 3, labelled: int = 5) -> str:

@@ -98,6 +98,13 @@ def scores_lines(game: Game) -> List[str]:
     return lines
 
 
+def interrupted_exit(what: str) -> None:
+    """Ctrl-C ended a search whose results were shown: say so on stderr and exit 130, as an
+    interrupted command does."""
+    click.echo(f"interrupted: {what}", err=True)
+    raise click.exceptions.Exit(130)
+
+
 def player_name(variant: Variant, i: int) -> str:
     return "+".join(colour_name(c) for c in variant.players[i])
 
@@ -177,7 +184,10 @@ class Engine:
             return Move(int(ids[rng.randrange(ids.size)]), side)
         if self.kind == "greedy":
             return greedy_move(game, rng)
-        return search.best_move(game, seed=rng.randrange(2**31), **self.options)
+        a = search.analyse(game, seed=rng.randrange(2**31), **self.options)
+        if a.interrupted:  # Ctrl-C stopped the search: it stops the game too
+            raise KeyboardInterrupt
+        return a.best_move
 
 
 def greedy_move(game: Game, rng: random.Random) -> Move:

@@ -27,7 +27,8 @@ class _TrigonGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            # (click hands back a raised click.exceptions.Exit's code: an interrupted command's 130)
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
         except _NO_ARGS_IS_HELP as e:
@@ -44,7 +45,7 @@ class _TrigonGroup(click.Group):
         except (click.Abort, KeyboardInterrupt):
             click.echo("Aborted.", err=True)
             sys.exit(130)
-        sys.exit(0)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 def one_line(e: BaseException) -> str:

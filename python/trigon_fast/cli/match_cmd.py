@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
 from typing import Any, Dict, List, Optional, Tuple
 
 import click
@@ -30,6 +31,12 @@ def _play_match_game(args: Tuple[int, str, bool, bool, List[str], int, Optional[
         g.play(engines[seat[p]].choose(g, rng))
     return {"index": index, "seat": seat, "scores": list(g.player_scores()), "winners": list(g.winners()),
             "moves": len(g.history)}
+
+
+def _ignore_ctrl_c() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends the pool (a search in a worker would
+    take it as "stop this search" and play on)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -79,10 +86,17 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
                 results.append(_play_match_game(t))
                 bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for fut in as_completed([pool.submit(_play_match_game, t) for t in tasks]):
-                    results.append(fut.result())
+            pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+            try:
+                for r in pool.imap_unordered(_play_match_game, tasks):
+                    results.append(r)
                     bar.update(1)
+                pool.close()
+            except BaseException:  # Ctrl-C, or a game that failed: the games left are not played
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
     table = []
     for e in range(len(engines)):
         wins, score_sum, seats = 0.0, 0, 0

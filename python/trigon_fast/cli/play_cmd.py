@@ -9,7 +9,7 @@ from typing import Sequence
 import click
 
 from .. import render
-from ..errors import TrigonError
+from ..errors import InvalidMoveError, TrigonError
 from ..game import Game
 from ..move import PIECE_NAMES, Move, _anchor_table, board, piece_index
 from .common import (Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines,
@@ -155,7 +155,7 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
         try:
             game.to_blksgf(rest)
             click.echo(f"saved {rest}")
-        except OSError as e:
+        except (OSError, ValueError) as e:  # (ValueError: a NUL in the name)
             click.echo(f"error: {one_line(e)}")
     elif word == "svg":
         if not rest:
@@ -164,7 +164,7 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
         try:
             write_picture(render.game_svg(game), rest)
             click.echo(f"wrote {rest}")
-        except (OSError, ImportError) as e:
+        except (OSError, ImportError, ValueError) as e:
             click.echo(f"error: {one_line(e)}")
     else:
         try:
@@ -180,7 +180,18 @@ def _parse_typed_move(line: str, side: int) -> Move:
     tokens = line.split()
     if len(tokens) == 3 and tokens[1].isascii() and tokens[1].isdigit():
         return Move.from_piece(tokens[0], int(tokens[1]), tokens[2], side)
+    if len(tokens) in (2, 3) and not any("," in t for t in tokens) and _is_piece(tokens[0]):
+        raise InvalidMoveError(f"write PIECE ORIENTATION CELL, e.g. {tokens[0]} 0 q15 (orientations count from 0), "
+                               f"or the cells, e.g. q15,r15,s15")
     return Move.from_str(line.replace(" ", ""), side)
+
+
+def _is_piece(word: str) -> bool:
+    try:
+        piece_index(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _describe(move: Move) -> str:

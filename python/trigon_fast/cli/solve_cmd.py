@@ -12,7 +12,7 @@ from .. import _args, render, solver
 from ..move import PIECE_NAMES, PIECE_SIZES
 from ..pattern import PatternPuzzle
 from ..variants import Variant
-from .common import parse_colours, progress, scores_lines, write_picture
+from .common import interrupted_exit, parse_colours, progress, scores_lines, write_picture
 from .group import main
 
 
@@ -86,6 +86,8 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
     if svg_path:
         write_picture(render.solution_svg(solution, palette=palette), svg_path)
         click.echo(f"wrote {svg_path}")
+    if solution.interrupted:
+        interrupted_exit("the best layout found so far is shown")
 
 
 def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: float, threads: int) -> None:
@@ -110,6 +112,8 @@ def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: fl
     if out_dir and found:
         last = "" if len(found) == 1 else f" .. solution-{len(found):04d}.blksgf"
         click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')}{last}")
+    if any(s.interrupted for s in found):
+        interrupted_exit(f"{len(found)} of {count} solutions found")
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
