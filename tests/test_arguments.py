@@ -214,7 +214,8 @@ def test_iter_solutions_checks_its_options_at_the_call():
 
 def test_piece_lists_as_a_comma_separated_string():
     pic = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n"
-    assert tf.solve_pattern(pic, pieces="V, P6,F,A6").count == tf.solve_pattern(pic, pieces=["V", "P6", "F", "A6"]).count
+    listed = tf.solve_pattern(pic, pieces=["V", "P6", "F", "A6"])
+    assert tf.solve_pattern(pic, pieces="V, P6,F,A6").count == listed.count
     with pytest.raises(ValueError, match="unknown piece '12'"):
         tf.solve_pattern("r15,s15,s16", pieces="12")  # one name, not the pieces '1' and '2'
 

@@ -298,3 +298,36 @@ def test_colour_must_be_an_integer_and_empty_undo_is_a_value_error():
     with pytest.raises(tf.NothingToUndoError):
         g.undo()
     assert issubclass(tf.NothingToUndoError, ValueError) and issubclass(tf.NothingToUndoError, IndexError)
+
+
+def test_a_setup_that_takes_the_movers_last_move_passes_the_turn_on():
+    # The core assumed the colour to move has a move unless the game is over; a setup through
+    # _core.Position.place could break it (random playouts then played the pass as a placement:
+    # out-of-bounds writes; random_game looped for ever). Cover blue's six start cells with
+    # yellow pieces: blue, to move, has no first move left.
+    from trigon_fast import _core
+
+    b = tf.board(9)
+    p = _core.Position()
+    for cell in b.start_cells:
+        if p.occupancy()[cell] >= 0:
+            continue
+        pid = next(i for i in range(b.num_placements) if cell in b.placement_cells(i)
+                   and p.pieces_left(1) >> b.placement_piece(i) & 1
+                   and not any(p.occupancy()[x] >= 0 for x in b.placement_cells(i)))
+        p.place(1, pid)
+    assert not p.legal_mask(0).any()
+    assert p.to_move != 0 and not p.is_over
+    moves, final = _core.random_game(p, 1)
+    assert final.is_over and all(c != 0 and 0 <= pid < b.num_placements for c, pid in moves)
+    d = _core.play_games(p, 3, 7, "random", 1, False, 1, [0, 1, 2, 3])
+    assert (d["lengths"] > 0).all() and (d["moves"] < b.num_placements).all()
+
+
+def test_a_pattern_count_beyond_64_bits_is_capped_and_says_so():
+    # The lozenge tilings of the inner board (a hexagon of side 8) number about 5.1e21
+    # (MacMahon); the count wrapped round 2**63 before.
+    r = tf.solve_pattern(list(range(tf.board(8).num_cells)), pieces={"2": 192}, side=8, all_solutions=True,
+                         max_solutions=0, time_limit=60)
+    assert r.exhausted and r.capped and r.count == 2**63 - 1
+    assert "at least" in repr(r)

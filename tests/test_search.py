@@ -340,3 +340,24 @@ def test_a_game_changed_during_a_search_or_solve_does_not_disturb_it():
         g2.undo()
     a = tf.analyse(g2, simulations=3000, callback=lambda an: g2.undo(), callback_simulations=200)
     assert a.best_move in tf.Game(g2.variant, [m for _, m in before]).legal_moves
+
+
+def test_playout_give_up_out_of_range_is_refused_by_the_core():
+    params = _core.SearchParams()
+    params.max_simulations = 10
+    params.playout_give_up = 2**31 - 1  # (tried 2**31 times within one simulation: Ctrl-C waited)
+    with pytest.raises(ValueError, match="playout_give_up"):
+        _core.Searcher().run(_core.Position(), params)
+
+
+def test_engine_nodes_can_be_read_while_it_searches():
+    import threading
+
+    engine = tf.Engine()
+    seen = []
+    t = threading.Thread(target=lambda: engine.analyse(tf.Game(), time=1.0))
+    t.start()
+    while t.is_alive():
+        seen.append(engine.nodes)  # the tree is swapped at the start of a search: read under a lock
+    t.join()
+    assert seen and max(seen) > 0 and engine.nodes >= max(seen)

@@ -253,7 +253,11 @@ void bind_core(py::module_& m) {
             if (!(p.pieces_left(c) >> p.table().placement(id).piece & 1))
                 throw py::value_error("setup placement uses a piece already placed");
             p.place(c, id);
-        }, "Places without the contact rules (setups); overlap and reused pieces are refused.")
+            // The colour to move must have a move unless the game is over (every consumer of a
+            // position assumes it); a setup can take its last one away.
+            p.set_to_move(p.to_move());
+        }, "Places without the contact rules (setups); overlap and reused pieces are refused. "
+           "The colour to move then passes on if it has no move left.")
         .def("play", [](Position& p, int id) {
             if (p.is_over()) throw py::value_error("the game is over");
             auto why = p.check(p.to_move(), id);
@@ -309,6 +313,7 @@ void bind_core(py::module_& m) {
         while (!po.position().is_over()) {
             int c = po.position().to_move();
             int id = po.step(rng);
+            if (id == kPass) break;  // (not reached: the colour to move has a move unless it is over)
             moves.emplace_back(c, id);
         }
         return py::make_tuple(moves, po.position());
@@ -343,16 +348,16 @@ void bind_core(py::module_& m) {
         if (repeats < 1) throw py::value_error("repeats must be >= 1");
         std::vector<double> per_position;
         long moves = 0;
-        {
-            py::gil_scoped_release release;
-            auto ml = std::make_unique<MoveList>();
-            for (const auto& p : positions) {
+        auto ml = std::make_unique<MoveList>();
+        interruptible(static_cast<long>(positions.size()), 1, [&](long first, long n) {  // (Ctrl-C stops it)
+            for (long i = first; i < first + n; ++i) {
+                const Position& p = positions[static_cast<std::size_t>(i)];
                 int c = p.to_move();
                 auto t0 = std::chrono::steady_clock::now();
                 for (int r = 0; r < repeats; ++r) moves += p.generate(c, *ml);
                 per_position.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats);
             }
-        }
+        });
         return py::make_tuple(per_position, moves / repeats);
     }, "Time of full legal-move generation for the colour to move, seconds per position.");
 }

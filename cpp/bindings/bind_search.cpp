@@ -87,10 +87,13 @@ void bind_search(py::module_& m) {
                     py::gil_scoped_acquire gil;
                     progress(a);
                 };
+            // Copies: other Python threads may change the objects passed while the search runs.
+            const Position start = pos;
+            const Params limits = params;
             Analysis a;
             {
                 py::gil_scoped_release release;
-                a = s.run(pos, params, poll, prog);
+                a = s.run(start, limits, poll, prog);
             }
             return py::make_tuple(a, interrupted);
         }, py::arg("position"), py::arg("params"), py::arg("progress") = py::none(),

@@ -102,12 +102,17 @@ void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput&
             case Policy::Greedy: id = greedy_move(po, rng, w.buffer.data()); break;
             default:
                 id = search_move(w, cfg, rng, stop);
+                if (stop && stop->load(std::memory_order_relaxed)) {  // stopped: maybe no move chosen
+                    id = kPass;
+                    break;
+                }
                 // A bad id would corrupt the playout's move sets: refuse it loudly.
                 if (id < 0 || id >= po.position().table().num_placements() ||
                     po.position().check(c, id) != Illegal::None)
                     throw std::logic_error("the search chose an illegal move");
                 break;
         }
+        if (id == kPass) break;  // stopped (or, not reached, a colour to move without a move)
         po.play(id);
         out.moves[row + k] = static_cast<std::int16_t>(id);
         out.colours[row + k] = static_cast<std::int8_t>(c);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <optional>
 #include <thread>
 
@@ -105,7 +106,14 @@ std::uint32_t NodeStore::alloc(std::uint32_t n) {
     if ((start & (kChunkSize - 1)) + n > kChunkSize) start = (start | (kChunkSize - 1)) + 1;
     if (start + n > capacity_ || start + n >= kExpanding) return 0;
     const std::size_t chunk = (start + n - 1) >> kChunkBits;
-    while (allocated_chunks_ <= chunk) chunks_[allocated_chunks_++] = std::make_unique<Node[]>(kChunkSize);
+    for (std::size_t have = allocated_chunks_.load(); have <= chunk; have = allocated_chunks_.load()) {
+        try {
+            chunks_[have] = std::make_unique<Node[]>(kChunkSize);
+        } catch (const std::bad_alloc&) {
+            return 0;  // out of memory before the node budget: the tree is full, the search goes on
+        }
+        allocated_chunks_.store(have + 1);
+    }
     used_.store(start + n, std::memory_order_relaxed);
     return static_cast<std::uint32_t>(start);
 }
@@ -133,7 +141,12 @@ Searcher::Searcher() = default;
 Searcher::~Searcher() = default;
 
 void Searcher::clear() {
-    if (running_.load()) throw std::invalid_argument("the tree cannot be cleared while it is searched");
+    if (running_.exchange(true)) throw std::invalid_argument("the tree cannot be cleared while it is searched");
+    struct Done {
+        std::atomic<bool>& flag;
+        ~Done() { flag.store(false); }
+    } done{running_};
+    std::lock_guard<std::mutex> lock(store_mutex_);
     store_.reset();
     root_pos_.reset();
     root_ = 0;
@@ -372,6 +385,7 @@ void Searcher::compact(std::uint32_t new_root) {
         (*fresh)[to].num_children = src.num_children;
         (*fresh)[to].first_child.store(dst_first, std::memory_order_relaxed);
     }
+    std::lock_guard<std::mutex> lock(store_mutex_);
     store_ = std::move(fresh);
     root_ = r;
 }
@@ -447,6 +461,9 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         throw std::invalid_argument("simulation and time limits must be >= 0");
     if (params.playout != PlayoutKind::Uniform && params.playout != PlayoutKind::Sampled)  // (an enum takes any byte)
         throw std::invalid_argument("playout must be UNIFORM or SAMPLED");
+    // (within one simulation: a stop is seen only between them)
+    if (params.playout_give_up < 0 || params.playout_give_up > 1'000'000)
+        throw std::invalid_argument("playout_give_up must be 0..1000000");
     if (running_.exchange(true)) throw std::invalid_argument("this searcher is searching already: one search at a time");
     struct Done {
         std::atomic<bool>& flag;
@@ -465,7 +482,9 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     if (try_reuse(pos, params)) {
         reused_visits_ = (*store_)[root_].visits.load();
     } else {
-        store_ = std::make_unique<NodeStore>();
+        auto fresh = std::make_unique<NodeStore>();
+        std::lock_guard<std::mutex> lock(store_mutex_);
+        store_ = std::move(fresh);
         store_->reset(params.max_nodes);
         root_ = store_->alloc(1);
     }
@@ -492,10 +511,17 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     std::mutex done_mutex;
     std::condition_variable done_cv;
     int running = params.threads;
+    std::exception_ptr failure;  // a worker's exception, rethrown here once all are joined
     std::vector<std::thread> threads;
     for (int i = 0; i < params.threads; ++i)
         threads.emplace_back([&, i] {
-            worker_loop(i);
+            try {
+                worker_loop(i);
+            } catch (...) {  // (escaping a thread it would end the process)
+                std::lock_guard<std::mutex> lock(done_mutex);
+                if (!failure) failure = std::current_exception();
+                stop();
+            }
             std::lock_guard<std::mutex> lock(done_mutex);
             if (--running == 0) done_cv.notify_all();
         });
@@ -536,6 +562,7 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         }
     }
     for (auto& th : threads) th.join();
+    if (failure) std::rethrow_exception(failure);
     Analysis a = snapshot(since(t0));
     // Stopped early: by the poll, or by stop() from another thread (not by a limit).
     a.stopped = stopped || (stop_.load() && !time_up &&

@@ -115,7 +115,8 @@ private:
     std::vector<std::unique_ptr<Node[]>> chunks_;
     std::mutex mutex_;
     std::atomic<std::size_t> used_{0};  // read by snapshots while workers allocate
-    std::size_t capacity_ = 0, allocated_chunks_ = 0;
+    std::size_t capacity_ = 0;
+    std::atomic<std::size_t> allocated_chunks_{0};  // (read by bytes() from other threads)
 };
 
 class Searcher {
@@ -135,8 +136,15 @@ public:
     // Forgets the tree (not while a search runs: std::invalid_argument).
     void clear();
 
-    std::size_t nodes() const { return store_ ? store_->used() : 0; }
-    std::size_t memory_bytes() const { return store_ ? store_->bytes() : 0; }
+    // (any thread, while a search runs too: the tree is swapped under store_mutex_)
+    std::size_t nodes() const {
+        std::lock_guard<std::mutex> lock(store_mutex_);
+        return store_ ? store_->used() : 0;
+    }
+    std::size_t memory_bytes() const {
+        std::lock_guard<std::mutex> lock(store_mutex_);
+        return store_ ? store_->bytes() : 0;
+    }
     static constexpr std::size_t kNodeBytes = sizeof(Node);
 
 private:
@@ -165,6 +173,7 @@ private:
     std::atomic<long> sims_started_{0}, sims_done_{0};
     long reused_visits_ = 0;
     std::atomic<bool> stop_{false}, store_full_{false};
+    mutable std::mutex store_mutex_;    // held while store_ is replaced, and by nodes() / memory_bytes()
     std::atomic<bool> running_{false};  // run() is going on
     std::vector<std::unique_ptr<Worker>> workers_;
 };

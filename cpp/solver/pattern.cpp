@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -103,13 +104,26 @@ void search(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle&
     std::mutex mu;
     std::condition_variable finished;
     int running = threads - 1;
+    std::exception_ptr failure;  // a thread's exception (its memo's memory), rethrown once all are joined
     for (int i = 1; i < threads; ++i)
         pool.emplace_back([&, i] {
-            search_one<W>(tab, t, lp, o, method, &halt, part[i], syms, root, &share, nullptr);
+            try {
+                search_one<W>(tab, t, lp, o, method, &halt, part[i], syms, root, &share, nullptr);
+            } catch (...) {  // (escaping a thread it would end the process)
+                std::lock_guard<std::mutex> lock(mu);
+                if (!failure) failure = std::current_exception();
+                halt = true;
+            }
             std::lock_guard<std::mutex> lock(mu);
             if (--running == 0) finished.notify_one();
         });
-    search_one<W>(tab, t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll);
+    try {
+        search_one<W>(tab, t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll);
+    } catch (...) {  // (the others must be joined first)
+        std::lock_guard<std::mutex> lock(mu);
+        if (!failure) failure = std::current_exception();
+        halt = true;
+    }
     {  // the caller keeps polling until the last subtree is done
         std::unique_lock<std::mutex> lock(mu);
         while (!finished.wait_for(lock, std::chrono::milliseconds(5), [&] { return running == 0; })) {
@@ -119,9 +133,10 @@ void search(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle&
         }
     }
     for (auto& th : pool) th.join();
+    if (failure) std::rethrow_exception(failure);
     res.exhausted = true;
     for (const auto& r : part) {
-        res.count += r.count;
+        res.count = pattern_detail::count_add(res.count, r.count);
         res.nodes += r.nodes;
         res.exhausted = res.exhausted && r.exhausted;
         res.node_limited = res.node_limited || r.node_limited;

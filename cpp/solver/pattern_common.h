@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <vector>
@@ -15,6 +16,18 @@
 #include "solver/pattern.h"
 
 namespace trigon::solver::pattern_detail {
+
+// Solution counts saturate at the largest long long (a tiling of the whole board by lozenges
+// has more than 10^21): counts are never negative, so the cap stays put once reached.
+constexpr long long kCountCap = std::numeric_limits<long long>::max();
+inline long long count_add(long long a, long long b) {
+    long long r;
+    return __builtin_add_overflow(a, b, &r) ? kCountCap : r;
+}
+inline long long count_mul(long long a, long long b) {
+    long long r;
+    return __builtin_mul_overflow(a, b, &r) ? kCountCap : r;
+}
 
 using Clock = std::chrono::steady_clock;
 

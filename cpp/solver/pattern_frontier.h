@@ -99,7 +99,7 @@ public:
         long long n = 0;
         if (counting() && !root_ent_.empty()) {
             for (const Entry& e : root_ent_) {
-                n += root_.weight[e.q] * child<true>(R, e, sums_left());
+                n = count_add(n, count_mul(root_.weight[e.q], child<true>(R, e, sums_left())));
                 if (done_) break;
             }
         } else if (counting()) {
@@ -137,7 +137,7 @@ private:
             for (int k = 0; k < W; ++k) outside |= e.mask.w[k] & ~R.w[k];
             if (outside) continue;
             if (nfit == kMaxFits) {  // more than the buffer holds: the rest without prefetching
-                total += child<kCount>(R, e, sums);
+                total = count_add(total, child<kCount>(R, e, sums));
                 if (done_) return total;
                 continue;
             }
@@ -146,7 +146,7 @@ private:
                 if (memo_allowed(depth_ + 1)) memo_.prefetch(R - e.mask, tag_after(e.piece));
         }
         for (int k = 0; k < nfit; ++k) {
-            total += child<kCount>(R, tab_.ent[fits[k]], sums);
+            total = count_add(total, child<kCount>(R, tab_.ent[fits[k]], sums));
             if (done_) return total;
         }
         return total;
@@ -176,7 +176,7 @@ private:
             const bool memo = memo_allowed(depth_);
             if (const long long* m = memo ? memo_.find(next, tag()) : nullptr) {
                 n = *m;
-                counted_ += n;
+                counted_ = count_add(counted_, n);
             } else if (!tick()) {
                 n = node<true>(next);
                 if (!done_ && memo) memo_.store(next, tag(), n);

@@ -137,9 +137,9 @@ private:
                 const int o = w * 64 + std::countr_zero(bits);
                 bits &= bits - 1;
                 if (weight) {
-                    if (weight[o]) total += weight[o] * child<kCount>(R, depth, o);
+                    if (weight[o]) total = count_add(total, count_mul(weight[o], child<kCount>(R, depth, o)));
                 } else {
-                    total += child<kCount>(R, depth, o);
+                    total = count_add(total, child<kCount>(R, depth, o));
                 }
                 if (done_) return total;
             }
@@ -169,7 +169,7 @@ private:
         if constexpr (kCount) {
             if (const long long* m = memo ? memo_.find(next, tag()) : nullptr) {
                 n = *m;
-                counted_ += n;
+                counted_ = count_add(counted_, n);
                 give_back(op);
                 return n;
             }

@@ -188,6 +188,7 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
             return out;
         }
         take_stock();
+        if (holes.none()) break;  // (a board the pieces outnumber can fill up: no hole to repair at)
     }
     if (current_area > given_area) {
         out.improved = current;

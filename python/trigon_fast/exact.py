@@ -130,7 +130,8 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     How far it reaches: four colours with up to ten pieces each are mostly settled in seconds,
     eleven about half the time; from twelve, "yes"es are found (a solution spoilt by a few moves,
     in a tenth of a second) but a four-colour "no" seldom is (none of the benchmark's 12-left
-    games in 5 s). One or two colours are settled at once far deeper. Measured figures: the README's performance table and docs/exact-search.md.
+    games in 5 s). One or two colours are settled at once far deeper. Measured figures: the
+    README's performance table and docs/exact-search.md.
 
     How (``heuristic=True``, the default; docs/exact-search.md has the details):
 
@@ -165,8 +166,9 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     _check_seconds(time_limit)
     threads = _args.integer("threads", threads, 1, 64, SolverError)
     nodes = _check_nodes(node_limit)
+    heuristic = _args.flag("heuristic", heuristic, SolverError)
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
-                            node_limit=nodes, heuristic=_args.flag("heuristic", heuristic, SolverError), threads=threads)
+                            node_limit=nodes, heuristic=heuristic, threads=threads)
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
     mask = _colours_mask(game, colours)
@@ -192,7 +194,8 @@ def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: i
     _check_seconds(time_limit)
     nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1
-    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=_args.flag("heuristic", heuristic, SolverError))
+    heuristic = _args.flag("heuristic", heuristic, SolverError)
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=heuristic)
     moves, _ = _witness(game, r["witness"])
     return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
                           witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),

@@ -37,7 +37,7 @@ class PatternResult:
     """The answer of :func:`solve_pattern`: ``count`` solutions (exact when ``exhausted``),
     up to ``max_solutions`` of them in ``solutions``, or the reason it is ``impossible``."""
 
-    count: int  # solutions found (symmetry classes with unique=True); exact when exhausted
+    count: int  # solutions found (symmetry classes with unique=True); exact when exhausted (and not capped)
     solutions: List[List[Move]]  # up to max_solutions of them
     exhausted: bool  # the whole search space was covered: count is exact, 0 means impossible
     impossible: Optional[str]  # a reason found before searching (area mismatch, a hole, ...)
@@ -47,6 +47,7 @@ class PatternResult:
     interrupted: bool = False
     region: List[int] = field(default_factory=list)
     method: str = "frontier"  # the search that ran: "frontier" or "mrv"
+    capped: bool = False  # the count reached the core's cap, 2**63 - 1: there are at least that many
 
     @property
     def solvable(self) -> Optional[bool]:
@@ -58,7 +59,7 @@ class PatternResult:
     def __repr__(self) -> str:
         if self.impossible:
             return f"<PatternResult impossible ({self.impossible}), {len(self.region)} cells>"
-        head = f"{self.count} solution{'' if self.count == 1 else 's'}"
+        head = f"{'at least ' if self.capped else ''}{self.count} solution{'' if self.count == 1 else 's'}"
         head += " (all)" if self.exhausted else " (search stopped)"
         if self.symmetries > 1:
             head += f" up to the region's {self.symmetries} symmetries"
@@ -191,6 +192,10 @@ def _counts_of(pieces) -> List[int]:
     return counts
 
 
+def _check_switches(all_solutions, unique) -> Tuple[bool, bool]:
+    return _args.flag("all_solutions", all_solutions, SolverError), _args.flag("unique", unique, SolverError)
+
+
 def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
     """Checks the search options; returns ``max_solutions`` as an int."""
     _check_seconds(time_limit)
@@ -204,12 +209,15 @@ def _check_side(side) -> int:
     return _args.side(side, SolverError)
 
 
+_COUNT_CAP = 2**63 - 1  # the core counts in 64 bits and stops there (pattern_common.h)
+
+
 def _result(out: dict, cells: List[int], side: int) -> PatternResult:
     sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
     return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
                          impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
                          symmetries=out["symmetries"], interrupted=out["interrupted"], region=cells,
-                         method=out["method"])
+                         method=out["method"], capped=out["count"] >= _COUNT_CAP)
 
 
 class PatternPuzzle:
@@ -261,8 +269,8 @@ class PatternPuzzle:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
         max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
-        out = self._prepared.solve(all_solutions=_args.flag("all_solutions", all_solutions, SolverError),
-                                  unique=_args.flag("unique", unique, SolverError),
+        all_solutions, unique = _check_switches(all_solutions, unique)
+        out = self._prepared.solve(all_solutions=all_solutions, unique=unique,
                                    max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                    threads=threads)
         return _result(out, self._cells, self.side)
@@ -296,9 +304,9 @@ def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, al
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
     max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
+    all_solutions, unique = _check_switches(all_solutions, unique)
     try:
-        out = _core.solve_pattern(side, cells, counts, all_solutions=_args.flag("all_solutions", all_solutions, SolverError),
-                                  unique=_args.flag("unique", unique, SolverError),
+        out = _core.solve_pattern(side, cells, counts, all_solutions=all_solutions, unique=unique,
                                   max_stored=max_solutions, time_limit=float(time_limit), method=method,
                                   threads=threads)
     except ValueError as e:  # what the checks above let through and the core refuses

@@ -222,6 +222,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     seed = _args.seed(seed, SolverError)
     restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
+    triangle_last = _args.flag("triangle_last", triangle_last, SolverError)
     fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
     for c, cell in enumerate(fixed):
         if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
@@ -236,7 +237,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
             return callback(_stats(d)) is not False
 
     out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
-                           count=count, triangle_last=_args.flag("triangle_last", triangle_last, SolverError), restart_nodes=restart_nodes,
+                           count=count, triangle_last=triangle_last, restart_nodes=restart_nodes,
                            callback=cb)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"])
