@@ -100,7 +100,8 @@ py::dict stats_dict(const solver::SoloStats& s) {
 }
 
 // Runs f() on a worker thread; this thread waits with the GIL released and turns Ctrl-C into
-// `stop` (the work then returns what it has). Exceptions from f propagate.
+// `stop` (the work then returns what it has). Exceptions from f propagate. (f takes copies of
+// Python-owned arguments: other Python threads run while it does.)
 template <class F>
 auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f) {
     auto fut = std::async(std::launch::async, std::forward<F>(f));
@@ -152,7 +153,7 @@ void bind_solver(py::module_& m) {
             o.transpositions = transpositions;
             std::atomic<bool> stop{false};
             bool interrupted = false;
-            auto r = run_interruptible(stop, interrupted, [&] { return solver::can_place_all(start, o, &stop); });
+            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::can_place_all(start, o, &stop); });
             return exact_dict(r, interrupted);
         },
         py::arg("start"), py::arg("colours"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
@@ -177,7 +178,7 @@ void bind_solver(py::module_& m) {
             budget.accept_nodes = accept_nodes;
             std::atomic<bool> stop{false};
             bool interrupted = false;
-            auto r = run_interruptible(stop, interrupted, [&] {
+            auto r = run_interruptible(stop, interrupted, [&, start = start] {
                 return solver::repair_layout(start, static_cast<std::uint8_t>(colours), layout, budget, seed, &stop);
             });
             py::dict d;
@@ -206,7 +207,7 @@ void bind_solver(py::module_& m) {
             o.heuristic = heuristic;
             std::atomic<bool> stop{false};
             bool interrupted = false;
-            auto r = run_interruptible(stop, interrupted, [&] { return solver::max_placeable(start, colour, o, &stop); });
+            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::max_placeable(start, colour, o, &stop); });
             return exact_dict(r, interrupted);
         },
         py::arg("start"), py::arg("colour"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,

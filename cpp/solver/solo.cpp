@@ -397,7 +397,7 @@ SoloSearch::SoloSearch(const Position& start, const SoloOptions& options)
 
 SoloSearch::~SoloSearch() {
     stop();
-    join();
+    join_all();
 }
 
 void SoloSearch::start() {
@@ -410,9 +410,11 @@ void SoloSearch::start() {
     }
     for (int i = 0; i < shared_->opt.threads; ++i) {
         threads_.emplace_back([this, i] {
-            Worker w(*shared_, i);
-            w.run();
-            stop_.store(true);  // one worker ending (success or time) ends the race
+            failure_.guard([&] {
+                Worker w(*shared_, i);
+                w.run();
+            }, [] {});
+            stop_.store(true);  // one worker ending (success, time or failure) ends the race
             {
                 std::lock_guard<std::mutex> lock(wait_mu_);
                 finished_.fetch_add(1);
@@ -429,6 +431,11 @@ bool SoloSearch::wait_for(double seconds) {
 }
 
 void SoloSearch::join() {
+    join_all();
+    failure_.rethrow();
+}
+
+void SoloSearch::join_all() {
     for (auto& t : threads_)
         if (t.joinable()) t.join();
 }

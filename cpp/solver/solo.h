@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "core/thread_failure.h"
 
 namespace trigon::solver {
 
@@ -63,6 +64,7 @@ public:
     void start();
     bool done() const { return finished_.load() == static_cast<int>(threads_.size()); }
     void stop() { stop_.store(true); }
+    // Waits for the workers; rethrows a worker's exception (once).
     void join();
     // Waits until every worker has finished or `seconds` have passed; true when finished.
     bool wait_for(double seconds);
@@ -80,8 +82,11 @@ public:
     struct Shared;  // state shared by the workers (defined in solo.cpp)
 
 private:
+    void join_all();  // join() without the rethrow (the destructor's)
+
     std::unique_ptr<Shared> shared_;
     std::vector<std::thread> threads_;
+    ThreadFailure failure_;  // a worker's exception, for join()
     std::atomic<bool> stop_{false};
     std::atomic<int> finished_{0};
     std::mutex wait_mu_;
