@@ -11,8 +11,6 @@
 
 namespace trigon {
 
-constexpr int kMaxCells = 486;
-constexpr int kMaxVertices = 271;
 constexpr int kNumStartCells = 6;
 constexpr int kNumSymmetries = 12;
 

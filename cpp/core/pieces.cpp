@@ -127,15 +127,4 @@ const std::vector<PieceShape>& trigon_pieces() {
     return pieces;
 }
 
-int piece_index(const std::string& name) {
-    const auto& ps = trigon_pieces();
-    for (int i = 0; i < kNumPieces; ++i) {
-        const auto& n = ps[i].name;
-        if (n.size() == name.size() &&
-            std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-            return i;
-    }
-    return -1;
-}
-
 }  // namespace trigon

@@ -27,7 +27,4 @@ std::string canonical_key(const std::vector<LatticeCell>& cells);
 // The pieces in Pentobi's order, largest first: I6 L6 V S P6 F W A6 G Y X O I5 L5 C5 P5 I4 C4 A4 I3 2 1.
 const std::vector<PieceShape>& trigon_pieces();
 
-// Index of the piece with this name (case-insensitive), or -1.
-int piece_index(const std::string& name);
-
 }  // namespace trigon
