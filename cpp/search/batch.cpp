@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <exception>
-#include <mutex>
 #include <stdexcept>
 #include <memory>
-#include <thread>
 
+#include "core/thread_group.h"
 #include "search/mcts.h"
 
 namespace trigon {
@@ -135,42 +132,22 @@ bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput
     const int threads = static_cast<int>(std::clamp<long>(cfg.threads, 1, std::max<long>(cfg.games, 1)));
     std::atomic<long> next{0};
     std::atomic<bool> stop{false};
-    std::mutex mu;
-    std::condition_variable cv;
-    int running = threads;
-    std::exception_ptr error;
-
-    auto worker = [&] {
-        try {
+    // (a worker's exception stops the others and is rethrown once all are joined)
+    ThreadGroup group([&] { stop = true; });
+    for (int t = 0; t < threads; ++t)
+        group.start([&] {
             GameWorker w(start);
             for (long i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < cfg.games;)
                 play_game(w, cfg, i, out, mm, &stop);
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(mu);
-            if (!error) error = std::current_exception();
-            stop = true;
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        --running;
-        cv.notify_all();
-    };
-
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+        });
     bool completed = true;
-    for (;;) {
-        {
-            std::unique_lock<std::mutex> lock(mu);
-            if (cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return running == 0; })) break;
-        }
+    group.wait(std::chrono::milliseconds(20), [&] {
         if (!keep_going()) {
             stop = true;
             completed = false;
         }
-    }
-    for (auto& th : pool) th.join();
-    if (error) std::rethrow_exception(error);
+    });
+    group.join();
     return completed && next.load() >= cfg.games;
 }
 

@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <deque>
-#include <exception>
 #include <optional>
-#include <thread>
 
 #include "core/playout.h"
+#include "core/thread_group.h"
 #include "search/fast_playout.h"
 
 namespace trigon::search {
@@ -508,61 +506,33 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     for (int i = 0; i < params.threads; ++i)
         workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i),
                                                     params.playout == PlayoutKind::Uniform));
-    std::mutex done_mutex;
-    std::condition_variable done_cv;
-    int running = params.threads;
-    std::exception_ptr failure;  // a worker's exception, rethrown here once all are joined
-    std::vector<std::thread> threads;
-    for (int i = 0; i < params.threads; ++i)
-        threads.emplace_back([&, i] {
-            try {
-                worker_loop(i);
-            } catch (...) {  // (escaping a thread it would end the process)
-                std::lock_guard<std::mutex> lock(done_mutex);
-                if (!failure) failure = std::current_exception();
-                stop();
-            }
-            std::lock_guard<std::mutex> lock(done_mutex);
-            if (--running == 0) done_cv.notify_all();
-        });
+    // (a worker's exception stops the others and is rethrown here once all are joined)
+    ThreadGroup group([this] { stop(); });
+    for (int i = 0; i < params.threads; ++i) group.start([this, i] { worker_loop(i); });
 
     bool stopped = false, time_up = false;
     long last_progress_sims = 0;
     double last_progress_time = 0;
-    {
-        std::unique_lock<std::mutex> lock(done_mutex);
-        while (running > 0) {
-            done_cv.wait_for(lock, std::chrono::milliseconds(2));
-            if (running == 0) break;
-            lock.unlock();
-            const double elapsed = since(t0);
-            if (params.max_seconds > 0 && elapsed >= params.max_seconds) {
-                time_up = true;
-                stop();
-            }
-            if (poll && !poll()) {
-                stopped = true;
-                stop();
-            }
-            const long done = sims_done_.load(std::memory_order_relaxed);
-            const bool due = (params.progress_every_simulations > 0 && done - last_progress_sims >= params.progress_every_simulations) ||
-                             (params.progress_every_seconds > 0 && elapsed - last_progress_time >= params.progress_every_seconds);
-            if (progress && due && !stop_.load()) {
-                last_progress_sims = done;
-                last_progress_time = elapsed;
-                try {
-                    progress(snapshot(elapsed));
-                } catch (...) {
-                    stop();
-                    for (auto& th : threads) th.join();
-                    throw;
-                }
-            }
-            lock.lock();
+    group.wait(std::chrono::milliseconds(2), [&] {
+        const double elapsed = since(t0);
+        if (params.max_seconds > 0 && elapsed >= params.max_seconds) {
+            time_up = true;
+            stop();
         }
-    }
-    for (auto& th : threads) th.join();
-    if (failure) std::rethrow_exception(failure);
+        if (poll && !poll()) {
+            stopped = true;
+            stop();
+        }
+        const long done = sims_done_.load(std::memory_order_relaxed);
+        const bool due = (params.progress_every_simulations > 0 && done - last_progress_sims >= params.progress_every_simulations) ||
+                         (params.progress_every_seconds > 0 && elapsed - last_progress_time >= params.progress_every_seconds);
+        if (progress && due && !stop_.load()) {
+            last_progress_sims = done;
+            last_progress_time = elapsed;
+            progress(snapshot(elapsed));  // (its exception: the group stops and joins on the way out)
+        }
+    });
+    group.join();
     Analysis a = snapshot(since(t0));
     // Stopped early: by the poll, or by stop() from another thread (not by a limit).
     a.stopped = stopped || (stop_.load() && !time_up &&

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/thread_failure.h"
+#include "core/thread_group.h"
 #include "solver/exact_search.h"
 #include "solver/repair.h"
 #include "solver/solo.h"
@@ -158,13 +158,10 @@ private:
                 done->store(true);
             }
         };
-        ThreadFailure failure;
-        auto stop_all = [&] { done->store(true); };
-        std::vector<std::thread> helpers;
-        for (int k = 1; k < threads_; ++k) helpers.emplace_back([&, k] { failure.guard([&] { work(k); }, stop_all); });
-        failure.guard([&] { work(0); }, stop_all);
-        for (auto& t : helpers) t.join();
-        failure.rethrow();
+        ThreadGroup group([&] { done->store(true); });
+        for (int k = 1; k < threads_; ++k) group.start([&, k] { work(k); });
+        group.run_here([&] { work(0); });
+        group.join();
         return found;
     }
 
@@ -244,13 +241,10 @@ Exhaustive exhaustive_search(const Position& start, const ExactOptions& o, const
         std::lock_guard<std::mutex> lock(found_mutex);
         out.nodes += s.nodes();
     };
-    ThreadFailure failure;
-    auto stop_all = [&] { halt = true; };
-    std::vector<std::thread> pool_threads;
-    for (int k = 1; k < workers; ++k) pool_threads.emplace_back([&] { failure.guard(work, stop_all); });
-    failure.guard(work, stop_all);
-    for (auto& t : pool_threads) t.join();
-    failure.rethrow();
+    ThreadGroup group([&] { halt = true; });
+    for (int k = 1; k < workers; ++k) group.start(work);
+    group.run_here(work);
+    group.join();
     if (out.answer != 1) out.answer = aborted.load() || !pool.all_taken() ? -1 : 0;
     return out;
 }
@@ -266,20 +260,16 @@ Exhaustive exhaustive_both_orders(const Position& start, const ExactOptions& o, 
     SharedPartCache cache;  // (a part's packings do not depend on the order)
     std::atomic<long long> node_count{0};  // (node_limit bounds both)
     Exhaustive first, second;
-    ThreadFailure failure;
-    auto stop_all = [&] { halt = true; };
-    std::thread second_thread([&] {
-        failure.guard([&] {
-            second = exhaustive_search(start, other, stop, workers / 2, &cache, &node_count, &halt);
-            if (second.answer >= 0) halt = true;
-        }, stop_all);
+    ThreadGroup group([&] { halt = true; });
+    group.start([&] {
+        second = exhaustive_search(start, other, stop, workers / 2, &cache, &node_count, &halt);
+        if (second.answer >= 0) halt = true;
     });
-    failure.guard([&] {
+    group.run_here([&] {
         first = exhaustive_search(start, o, stop, workers - workers / 2, &cache, &node_count, &halt);
         if (first.answer >= 0) halt = true;
-    }, stop_all);
-    second_thread.join();
-    failure.rethrow();
+    });
+    group.join();
     Exhaustive& out = first.answer >= 0 ? first : second;
     out.nodes = first.nodes + second.nodes;
     return std::move(out);
@@ -308,28 +298,24 @@ ExactResult guided_beside_exhaustive(const Position& start, const ExactOptions& 
     GuidedTurns turns(start, options, guided_threads, stop, &halt);
     const auto begin = Clock::now();
     // The guided search's turns (each with its repairs), doubling: the first as long as on one thread.
-    ThreadFailure failure;
-    auto stop_all = [&] { halt = true; };
-    std::thread guided_side([&] {
-        failure.guard([&] {
-            double slice = first_turn_seconds(left);
-            for (; !halt.load() && !(stop && stop->load()); slice *= 2) {
-                const double remaining = left > 0 ? left - since(begin) : slice;
-                if (remaining <= 0 || turns.turn(std::min(slice, remaining))) break;
-            }
-            while (!halt.load()) {  // (a stop reaches the exhaustive search through halt)
-                if (stop && stop->load()) halt = true;
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            }
-        }, stop_all);
-    });
     ExactOptions rest = options;
     rest.time_limit = left;
     Exhaustive e;
-    failure.guard([&] { e = exhaustive_both_orders(start, rest, &halt, threads - guided_threads); }, stop_all);
+    ThreadGroup group([&] { halt = true; });
+    group.start([&] {
+        double slice = first_turn_seconds(left);
+        for (; !halt.load() && !(stop && stop->load()); slice *= 2) {
+            const double remaining = left > 0 ? left - since(begin) : slice;
+            if (remaining <= 0 || turns.turn(std::min(slice, remaining))) break;
+        }
+        while (!halt.load()) {  // (a stop reaches the exhaustive search through halt)
+            if (stop && stop->load()) halt = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    group.run_here([&] { e = exhaustive_both_orders(start, rest, &halt, threads - guided_threads); });
     halt = true;
-    guided_side.join();
-    failure.rethrow();
+    group.join();
     r.nodes += e.nodes + turns.nodes();
     if (!turns.witness().empty()) {
         r.answer = 1;

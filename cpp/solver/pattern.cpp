@@ -1,14 +1,11 @@
 #include "solver/pattern.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 #include <variant>
 
+#include "core/thread_group.h"
 #include "solver/pattern_frontier.h"
 #include "solver/pattern_mrv.h"
 
@@ -100,40 +97,13 @@ void search(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle&
         return !halt;
     };
     std::vector<PatternResult> part(threads);
-    std::vector<std::thread> pool;
-    std::mutex mu;
-    std::condition_variable finished;
-    int running = threads - 1;
-    std::exception_ptr failure;  // a thread's exception (its memo's memory), rethrown once all are joined
+    // (a thread's exception, its memo's memory, halts the others and is rethrown once all are joined)
+    ThreadGroup group([&] { halt = true; });
     for (int i = 1; i < threads; ++i)
-        pool.emplace_back([&, i] {
-            try {
-                search_one<W>(tab, t, lp, o, method, &halt, part[i], syms, root, &share, nullptr);
-            } catch (...) {  // (escaping a thread it would end the process)
-                std::lock_guard<std::mutex> lock(mu);
-                if (!failure) failure = std::current_exception();
-                halt = true;
-            }
-            std::lock_guard<std::mutex> lock(mu);
-            if (--running == 0) finished.notify_one();
-        });
-    try {
-        search_one<W>(tab, t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll);
-    } catch (...) {  // (the others must be joined first)
-        std::lock_guard<std::mutex> lock(mu);
-        if (!failure) failure = std::current_exception();
-        halt = true;
-    }
-    {  // the caller keeps polling until the last subtree is done
-        std::unique_lock<std::mutex> lock(mu);
-        while (!finished.wait_for(lock, std::chrono::milliseconds(5), [&] { return running == 0; })) {
-            lock.unlock();
-            caller_poll();
-            lock.lock();
-        }
-    }
-    for (auto& th : pool) th.join();
-    if (failure) std::rethrow_exception(failure);
+        group.start([&, i] { search_one<W>(tab, t, lp, o, method, &halt, part[i], syms, root, &share, nullptr); });
+    group.run_here([&] { search_one<W>(tab, t, lp, o, method, &halt, part[0], syms, root, &share, &caller_poll); });
+    group.wait(std::chrono::milliseconds(5), caller_poll);  // the caller keeps polling until the last subtree is done
+    group.join();
     res.exhausted = true;
     for (const auto& r : part) {
         res.count = pattern_detail::count_add(res.count, r.count);

@@ -2,18 +2,22 @@
 // workers, progress snapshots read while workers write, stop from another thread, tree reuse,
 // a node budget that fills, sampled playouts), the parallel solo solver (racing workers, one
 // of them repairing the shared best layout from a position, several solutions, stats polled
-// while running, stop from another thread), batched self-play and the threaded endgame questions. Built and run by .ci/sanitize (see there for the compile line):
-//   tsan_parallel [all|search|solver|batch|exact]   # prints "ok", and TSan prints no report
+// while running, stop from another thread), batched self-play, the threaded endgame questions,
+// and the thread group under them all (a body that throws, a thread that fails to start, a
+// poll that throws). Built and run by .ci/sanitize (see there for the compile line):
+//   tsan_parallel [all|search|solver|batch|exact|group]   # prints "ok", and TSan prints no report
 // It also checks results (legal moves, solutions that replay), so a race that corrupts a result
 // without a report still fails. Exit status 0 on success.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/thread_group.h"
 #include "search/batch.h"
 #include "search/mcts.h"
 #include "solver/exact.h"
@@ -275,6 +279,95 @@ void batch_games() {
     std::printf("batch: ok\n");
 }
 
+// A body whose copy fails once `armed`: ThreadGroup::start then throws before the thread runs,
+// as it does when the system refuses a thread (std::system_error), which cannot be provoked here.
+struct FailingCopy {
+    bool armed = false;
+    FailingCopy() = default;
+    FailingCopy(const FailingCopy& o) : armed(o.armed) {
+        if (armed) throw std::runtime_error("no thread");
+    }
+    void operator()() const {}
+};
+
+void thread_group() {
+    // A body's exception stops the others (they spin on the flag) and join() rethrows it.
+    {
+        std::atomic<bool> stop{false};
+        std::atomic<int> ended{0};
+        ThreadGroup group([&] { stop = true; });
+        for (int i = 0; i < 3; ++i)
+            group.start([&] {
+                while (!stop.load()) std::this_thread::yield();
+                ++ended;
+            });
+        group.start([] { throw std::runtime_error("worker failed"); });
+        bool rethrown = false;
+        try {
+            group.wait(std::chrono::milliseconds(1), [] {});
+            group.join();
+        } catch (const std::runtime_error& e) {
+            rethrown = std::string(e.what()) == "worker failed";
+        }
+        expect(rethrown && ended == 3, "group: a body's exception stops the others and is rethrown");
+    }
+    // A thread that cannot be started: the ones running are stopped and joined, the error goes on.
+    {
+        std::atomic<bool> stop{false};
+        std::atomic<int> ended{0};
+        bool thrown = false;
+        try {
+            ThreadGroup group([&] { stop = true; });
+            for (int i = 0; i < 2; ++i)
+                group.start([&] {
+                    while (!stop.load()) std::this_thread::yield();
+                    ++ended;
+                });
+            FailingCopy body;
+            body.armed = true;
+            group.start(body);
+        } catch (const std::runtime_error&) {
+            thrown = true;
+        }
+        expect(thrown && ended == 2 && stop, "group: a failed start stops and joins the others");
+    }
+    // A poll that throws while the threads run: the group stops and joins them on the way out.
+    {
+        std::atomic<bool> stop{false};
+        std::atomic<int> ended{0};
+        bool thrown = false;
+        try {
+            ThreadGroup group([&] { stop = true; });
+            for (int i = 0; i < 2; ++i)
+                group.start([&] {
+                    while (!stop.load()) std::this_thread::yield();
+                    ++ended;
+                });
+            group.wait(std::chrono::milliseconds(1), [] { throw std::runtime_error("poll failed"); });
+        } catch (const std::runtime_error&) {
+            thrown = true;
+        }
+        expect(thrown && ended == 2, "group: a poll's exception stops and joins the group");
+    }
+    // The caller's own share: guarded like the others, rethrown by join() after them.
+    {
+        std::atomic<bool> stop{false};
+        ThreadGroup group([&] { stop = true; });
+        group.start([&] {
+            while (!stop.load()) std::this_thread::yield();
+        });
+        group.run_here([] { throw std::runtime_error("caller failed"); });
+        bool rethrown = false;
+        try {
+            group.join();
+        } catch (const std::runtime_error&) {
+            rethrown = true;
+        }
+        expect(rethrown, "group: the caller's exception is rethrown after the join");
+    }
+    std::printf("group: ok\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -283,6 +376,7 @@ int main(int argc, char** argv) {
     if (what == "all" || what == "solver") solver_runs();
     if (what == "all" || what == "batch") batch_games();
     if (what == "all" || what == "exact") exact_runs();
+    if (what == "all" || what == "group") thread_group();
     if (failures) return 1;
     std::printf("ok\n");
     return 0;
