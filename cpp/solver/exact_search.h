@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/position.h"
-#include "solver/exact.h"
+#include "solver/exact_options.h"
 #include "solver/reach.h"
 
 namespace trigon::solver::exact_detail {
