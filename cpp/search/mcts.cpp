@@ -152,11 +152,8 @@ void Searcher::clear() {
 
 // `own_dead`: cells where the mover's new attach points would not count (covered, forbidden to
 // it, or attach points already); `theirs`: the opponents' attach points.
-TRIGON_CLONES float Searcher::prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead,
-                         const Bitboard& theirs) const {
+TRIGON_CLONES float Searcher::prior_of(const MoveTable& t, int id, const Bitboard& own_dead, const Bitboard& theirs) const {
     if (!params_.use_priors) return 0.5f;
-    (void)colour;
-    const MoveTable& t = pos.table();
     // Larger pieces first: unplaced triangles are what a colour loses at the end.
     float prior = 0.30f + 0.05f * static_cast<float>(t.placement(id).size);
     if (params_.attach_prior != 0) {
@@ -194,7 +191,7 @@ bool Searcher::expand(std::uint32_t index, const Position& pos, MoveList& ml) {
         child.visits.store(0, std::memory_order_relaxed);
         child.value_sum.store(0, std::memory_order_relaxed);
         child.move = ml.moves[i];
-        child.prior = prior_of(pos, c, ml.moves[i], own_dead, theirs);
+        child.prior = prior_of(pos.table(), ml.moves[i], own_dead, theirs);
         child.num_children = 0;
     }
     node.num_children = static_cast<std::uint16_t>(ml.size);

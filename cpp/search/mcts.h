@@ -161,7 +161,7 @@ private:
     bool try_reuse(const Position& pos, const Params& params);
     void compact(std::uint32_t new_root);
     Analysis snapshot(double seconds) const;
-    float prior_of(const Position& pos, int colour, int id, const Bitboard& own_dead, const Bitboard& theirs) const;
+    float prior_of(const MoveTable& t, int id, const Bitboard& own_dead, const Bitboard& theirs) const;
 
     std::unique_ptr<NodeStore> store_;
     std::uint32_t root_ = 0;
