@@ -6,10 +6,12 @@
 #include <string>
 #include <thread>
 
+#include "bindings/checks.h"
 #include "search/batch.h"
 
 namespace py = pybind11;
 using namespace trigon;
+using namespace trigon::bindings;
 
 namespace {
 
@@ -18,10 +20,6 @@ Policy parse_policy(const std::string& name) {
     if (name == "greedy") return Policy::Greedy;
     if (name == "search") return Policy::Search;
     throw py::value_error("policy must be 'random', 'greedy' or 'search', not '" + name + "'");
-}
-
-void check_colour(int c) {
-    if (c < 0 || c >= kNumColours) throw py::index_error("colour index must be 0..3");
 }
 
 }  // namespace

@@ -10,33 +10,23 @@
 #include <string>
 #include <vector>
 
+#include "bindings/checks.h"
 #include "core/playout.h"
 #include "core/position.h"
 
 namespace py = pybind11;
 using namespace trigon;
+using namespace trigon::bindings;
 
 namespace {
 
 const MoveTable& table_of(int side) {
-    if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+    check_side(side);
     return MoveTable::get(side);
 }
 
-void check_cell(const Geometry& g, int cell) {
-    if (cell < 0 || cell >= g.num_cells()) throw py::index_error("cell index out of range");
-}
-
-void check_colour(int c) {
-    if (c < 0 || c >= kNumColours) throw py::index_error("colour index must be 0..3");
-}
-
-void check_placement(const MoveTable& t, int id) {
-    if (id < 0 || id >= t.num_placements()) throw py::index_error("placement id out of range");
-}
-
 Rules make_rules(int side, int colours, bool alternate, int start_rule) {
-    if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+    check_side(side);
     if (colours <= 0 || colours > 0xF) throw py::value_error("colours must be a non-empty subset of 0..3");
     if (start_rule < 0 || start_rule > 2) throw py::value_error("start_rule must be 0, 1 or 2");
     Rules r;
@@ -114,7 +104,7 @@ void bind_core(py::module_& m) {
             return std::vector<int>(s.begin(), s.end());
         })
         .def("symmetric_cell", [](const MoveTable& t, int k, int c) {
-            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            check_symmetry(k);
             check_cell(t.geo(), c);
             return t.geo().symmetric_cell(k, c);
         })
@@ -133,18 +123,18 @@ void bind_core(py::module_& m) {
             return t.find(cells.data(), static_cast<int>(cells.size()));
         })
         .def("symmetric_placement", [](const MoveTable& t, int k, int id) {
-            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            check_symmetry(k);
             check_placement(t, id);
             return t.symmetric(k, id);
         })
         .def("cell_symmetry_array", [](const MoveTable& t, int k) {
-            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            check_symmetry(k);
             py::array_t<std::int16_t> a(t.geo().num_cells());
             for (int c = 0; c < t.geo().num_cells(); ++c) a.mutable_data()[c] = static_cast<std::int16_t>(t.geo().symmetric_cell(k, c));
             return a;
         }, "Image of every cell under symmetry k.")
         .def("placement_symmetry_array", [](const MoveTable& t, int k) {
-            if (k < 0 || k >= kNumSymmetries) throw py::index_error("symmetry must be 0..11");
+            check_symmetry(k);
             py::array_t<std::int32_t> a(t.num_placements());
             for (int id = 0; id < t.num_placements(); ++id) a.mutable_data()[id] = t.symmetric(k, id);
             return a;
@@ -163,7 +153,7 @@ void bind_core(py::module_& m) {
             return a;
         })
         .def("piece_placements", [](const MoveTable& t, int p) {
-            if (p < 0 || p >= kNumPieces) throw py::index_error("piece index must be 0..21");
+            check_piece(p);
             return t.piece_placements(p);
         })
         .def_property_readonly("memory_bytes", &MoveTable::memory_bytes);
@@ -171,7 +161,7 @@ void bind_core(py::module_& m) {
     m.def("board", &table_of, py::return_value_policy::reference, py::arg("side"),
           "The shared board table for side 9 (486 cells) or 8 (384 cells).");
     m.def("build_table_seconds", [](int side) {
-        if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+        check_side(side);
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         auto t = std::make_unique<MoveTable>(side);
@@ -190,7 +180,7 @@ void bind_core(py::module_& m) {
         return v;
     });
     m.def("piece_orientations", [](int p) {
-        if (p < 0 || p >= kNumPieces) throw py::index_error("piece index must be 0..21");
+        check_piece(p);
         std::vector<std::vector<std::tuple<int, int, int>>> out;
         for (auto& form : trigon_pieces()[p].orientations) {
             out.emplace_back();

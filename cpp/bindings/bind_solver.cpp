@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 
+#include "bindings/checks.h"
 #include "bindings/interrupt.h"
 #include "core/position.h"
 #include "solver/exact.h"
@@ -249,7 +250,7 @@ void bind_solver(py::module_& m) {
         [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
            long long max_stored, double time_limit, const std::string& method, int threads) {
             const auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
-            if (side != 8 && side != 9) throw py::value_error("board side must be 9 or 8");
+            bindings::check_side(side);
             const auto pc = piece_counts(counts);
             bool interrupted = false;
             const auto r = solve_interruptibly(interrupted, [&](const std::atomic<bool>* stop,
