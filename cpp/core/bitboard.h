@@ -41,6 +41,20 @@ struct BitSet {
         return -1;
     }
 
+    // The r-th lowest index set (from 0), -1 when fewer than r + 1 are: picks a random member.
+    int nth(int r) const {
+        for (int k = 0; k < N; ++k) {
+            std::uint64_t word = w[k];
+            const int n = std::popcount(word);
+            if (r < n) {
+                for (; r > 0; --r) word &= word - 1;
+                return k * 64 + std::countr_zero(word);
+            }
+            r -= n;
+        }
+        return -1;
+    }
+
     // Number of indices set.
     int count() const {
         int c = 0;

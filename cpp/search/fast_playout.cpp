@@ -7,20 +7,7 @@ namespace trigon::search {
 
 namespace {
 
-// Index of the r-th set bit (r < popcount) of a bitboard.
-int nth_set(const Bitboard& b, int r) {
-    for (int k = 0; k < Bitboard::kWords; ++k) {
-        std::uint64_t w = b.w[k];
-        int n = std::popcount(w);
-        if (r < n) {
-            for (; r > 0; --r) w &= w - 1;
-            return k * 64 + std::countr_zero(w);
-        }
-        r -= n;
-    }
-    return -1;
-}
-
+// The r-th lowest set bit of w (r < popcount(w)).
 int nth_set32(std::uint32_t w, int r) {
     for (; r > 0; --r) w &= w - 1;
     return std::countr_zero(w);
@@ -53,7 +40,7 @@ int SampledPlayout::sample(int c, Rng& rng) {
     if (npoints == 0 || npieces == 0) return kPass;
     const int tries = give_up_tries_ > 0 ? give_up_tries_ : kSampleTries;
     for (int attempt = 0; attempt < tries; ++attempt) {
-        const int p = nth_set(points, static_cast<int>(rng.below(static_cast<std::uint32_t>(npoints))));
+        const int p = points.nth(static_cast<int>(rng.below(static_cast<std::uint32_t>(npoints))));
         int piece = nth_set32(left, static_cast<int>(rng.below(static_cast<std::uint32_t>(npieces))));
         if (large_bias_ > 0 && rng.uniform() < large_bias_) {
             // Pieces are numbered largest first: the smaller index of two is the larger piece.

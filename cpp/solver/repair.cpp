@@ -17,15 +17,6 @@ using exact_detail::Clock;
 constexpr int kLeastTakenOut = 12;  // a neighbourhood's triangles taken out: at least this many
 constexpr int kMoreTakenOut = 30;   // and up to this many more, at random
 
-// The n-th cell of b (0-based, n < b.count()).
-int nth_cell(const Bitboard& b, int n) {
-    int found = -1;
-    b.for_each([&](int x) {
-        if (n-- == 0) found = x;
-    });
-    return found;
-}
-
 }  // namespace
 
 int layout_triangles(const Position& P, const std::vector<std::pair<int, int>>& layout) {
@@ -142,7 +133,7 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
         const int target = kLeastTakenOut + static_cast<int>(rng.below(kMoreTakenOut + 1));
         taken.assign(current.size(), 0);
         Bitboard zone;
-        zone.set(nth_cell(holes, static_cast<int>(rng.below(static_cast<std::uint32_t>(holes.count())))));
+        zone.set(holes.nth(static_cast<int>(rng.below(static_cast<std::uint32_t>(holes.count())))));
         for (int area = 0; area < target;) {
             for (std::size_t i = 0; i < current.size(); ++i)
                 if (!taken[i] && t.cells_mask(current[i].second).intersects(zone)) {
