@@ -5,7 +5,7 @@
 //   stress_core [games=40] [threads=1] [seed=1]
 //   stress_core canary-asan | canary-tsan   (must be reported by the sanitizer)
 // threads == 1: random games on every variant with generate/check/playout cross-checks, junk
-// input to MoveTable::find and Position::check. threads > 1: the threads all play random games
+// input to MoveTable::find and Position::check, Bitboard::nth against a walk. threads > 1: the threads all play random games
 // at once on the shared tables (first use of the tables included) and must reproduce the games
 // a single thread played from the same seeds.
 #include <algorithm>
@@ -297,6 +297,22 @@ int run_threads(int threads, int games, long seed) {
 
 }  // namespace
 
+// Bitboard::nth against a plain walk of the set, on random sets of every density, and past the end.
+void bitboard_nth(Rng& rng, int rounds) {
+    for (int r = 0; r < rounds; ++r) {
+        Bitboard b;
+        const std::uint32_t density = 1 + rng.below(64);
+        for (int x = 0; x < Bitboard::kBits; ++x)
+            if (rng.below(64) < density) b.set(x);
+        int k = 0;
+        b.for_each([&](int x) {
+            EXPECT(b.nth(k) == x, "nth(%d) = %d, the walk says %d", k, b.nth(k), x);
+            ++k;
+        });
+        EXPECT(b.nth(k) == -1 && b.nth(k + 100) == -1, "nth past the end of %d indices", k);
+    }
+}
+
 // Deliberate errors that the sanitizer build must catch (the script checks they fail), so that
 // a clean run means the checks were live.
 int canary(const std::string& what, int argc) {
@@ -320,6 +336,7 @@ int main(int argc, char** argv) {
     if (threads > 1) return run_threads(threads, games, seed);
 
     Rng rng(static_cast<std::uint64_t>(seed));
+    bitboard_nth(rng, 200);
     for (int side : {9, 8}) {
         const MoveTable& t = MoveTable::get(side);
         junk_find(t, rng, 200000);
