@@ -7,7 +7,7 @@ namespace trigon::solver::exact_detail {
 
 ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode, const ExactOptions& o,
                          const std::atomic<bool>* stop)
-    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), residuals_(o.residual_capacity) {
+    : t_(start.table()), geo_(t_.geo()), mode_(mode), opt_(o), stop_(stop), packer_(t_), residuals_(o.residual_capacity) {
     for (int c = 0; c < kNumColours; ++c)
         if ((colours >> c & 1) && start.in_play(c) && start.pieces_left(c)) colours_ |= 1u << c;
     const int n = geo_.num_cells();
@@ -20,7 +20,6 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     for (int p = 0; p < kNumPieces; ++p) {
         size_[p] = trigon_pieces()[p].size;
         if (size_[p] <= 3) small_piece_[size_[p]] = p;
-        for (int v = size_[p]; v <= kSmallPart; ++v) no_bigger_[v] |= 1u << p;
     }
     for (int id = 0; id < t_.num_placements(); ++id) {  // (any placement of a piece has its edges)
         const Placement& pl = t_.placement(id);
@@ -34,13 +33,6 @@ ExactSearch::ExactSearch(const Position& start, std::uint8_t colours, Mode mode,
     stack_.assign(depth, start);
     excl_.assign(depth, {});
     cover_count_.assign(n, 0);
-    local_bit_.assign(kMaxCells, -1);  // (kNoCell included)
-    for (int pass = 0; pass < kPackPasses; ++pass)
-        for (int v = 1, best = 0; v <= kSmallPart; ++v) {
-            bool sum = false;
-            for (int s = kPassMinSize[pass]; s <= std::min(v, kMaxPieceSize) && !sum; ++s) sum = most_sum_[pass][v - s] == v - s;
-            most_sum_[pass][v] = best = sum ? v : best;
-        }
     wit_.resize(depth);
     for (auto& w : wit_[0]) w.fill(kNone);
     lists_.resize(depth);
@@ -324,7 +316,7 @@ int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumCol
             }
             continue;
         }
-        const PartCovers pc = part_covers(P, part, n, reaches);
+        const PartCovers pc = packer_.covers(P, part, n, reaches);
         if (n <= 3) {
             small_cover[n] += pc.all;
             continue;
@@ -354,139 +346,6 @@ int ExactSearch::coverable(const Position& P, const std::array<Bitboard, kNumCol
     const int small_parts = x12 + small_cover[3];
     return bound + std::min(small_parts + mid_all,
                             std::min({mid_big, mid_five + mid_four, mid_six + mid_area}) + std::min(small_parts + mid_all, n1 + 2 * n2 + 3 * n3));
-}
-
-PartCovers ExactSearch::part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
-    PartKey key{};
-    int k = 0;
-    part.for_each([&](int x) { key.cells[k++] = static_cast<std::uint16_t>(x); });
-    const std::uint32_t fits = no_bigger_[n];  // the pieces no bigger than the part
-    std::uint64_t h = 0x9E3779B97F4A7C15ull * (key.cells[0] + 1) + static_cast<std::uint64_t>(n);
-    for (int c = 0; c < kNumColours; ++c) {
-        const Bitboard in = reaches[c] & part;  // (most parts a colour reaches whole or not at all)
-        if (in == part) {
-            key.reach[c] = (1u << n) - 1;
-        } else if (in.any()) {
-            for (int i = 0; i < n; ++i) key.reach[c] |= static_cast<std::uint32_t>(in.test(key.cells[i])) << i;
-        }
-        key.pieces[c] = key.reach[c] ? P.pieces_left(c) & fits : 0;
-        h = (h ^ (static_cast<std::uint64_t>(key.reach[c]) << 32 ^ key.pieces[c])) * 0xBF58476D1CE4E5B9ull;
-    }
-    for (int i = 1; i < n; ++i) h = (h ^ key.cells[i]) * 0x94D049BB133111EBull;
-    if (shared_cache_) {
-        const std::size_t slot = (h ^ h >> 29) & (shared_cache_->size() - 1);
-        PartCovers out;
-        if (!shared_cache_->find(slot, key, out)) {
-            out = pack_part(P, part, n, reaches);
-            shared_cache_->store(slot, key, out);
-        }
-        return out;
-    }
-    if (part_cache_.empty() || evicted_ > 2 * part_cache_.size()) {  // start small, grow when crowded
-        const std::size_t size = part_cache_.empty() ? std::size_t{1} << 12 : std::min(part_cache_.size() * 2, kMaxPartCache);
-        part_cache_.assign(size, PartEntry{});
-        evicted_ = 0;
-    }
-    PartEntry& e = part_cache_[(h ^ h >> 29) & (part_cache_.size() - 1)];
-    if (e.valid && std::memcmp(&e.key, &key, sizeof key) == 0) return e.covers;
-    if (e.valid && part_cache_.size() < kMaxPartCache) ++evicted_;
-    const PartCovers out = pack_part(P, part, n, reaches);
-    e = {key, out, true};
-    return out;
-}
-
-PartCovers ExactSearch::pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches) {
-    // The part's cells become bits 0..n-1 in board order, so a placement's lowest cell is its
-    // lowest bit; its placements inside the part (and the colours that may use each) are listed
-    // once by that bit, and the packings run on 32-bit masks.
-    int cells[kSmallPart];
-    int k = 0;
-    part.for_each([&](int x) {
-        local_bit_[x] = static_cast<std::int8_t>(k);
-        cells[k++] = x;
-    });
-    std::uint32_t reach_bits[kNumColours] = {};
-    for (int c = 0; c < kNumColours; ++c)
-        for (int i = 0; i < n; ++i) reach_bits[c] |= static_cast<std::uint32_t>(reaches[c].test(cells[i])) << i;
-    std::uint8_t holders[kNumPieces] = {};  // per piece: the colours that have it left
-    for (int p = 0; p < kNumPieces; ++p)
-        for (int c = 0; c < kNumColours; ++c) holders[p] |= static_cast<std::uint8_t>((P.pieces_left(c) >> p & 1) << c);
-    packs_.clear();
-    for (int i = 0; i < n; ++i) {
-        pack_first_[i] = static_cast<int>(packs_.size());
-        std::uint8_t reached = 0;  // the colours reaching this cell
-        for (int c = 0; c < kNumColours; ++c) reached |= static_cast<std::uint8_t>((reach_bits[c] >> i & 1) << c);
-        if (!reached) continue;
-        for (int p = 0; p < kNumPieces; ++p) {
-            const std::uint8_t may = holders[p] & reached;  // the colours that may place it here
-            if (size_[p] > n || !may) continue;
-            const auto [first, last] = t_.anchored(cells[i], p);
-            for (int id = first; id < last; ++id) {
-                const Placement& pl = t_.placement(id);
-                std::uint32_t m = 0;
-                int j = 0;
-                for (; j < pl.size; ++j) {
-                    const int b = local_bit_[pl.cells[j]];
-                    if (b < 0) break;
-                    m |= 1u << b;
-                }
-                if (j < pl.size) continue;  // not inside the part
-                std::uint8_t colours = 0;
-                for (int c = 0; c < kNumColours; ++c) colours |= static_cast<std::uint8_t>(((may >> c & 1) && !(m & ~reach_bits[c])) << c);
-                if (!colours) continue;
-                std::uint32_t adj = 0;  // the part's cells at an edge of it
-                for (j = 0; j < pl.size; ++j)
-                    for (const std::uint16_t y : edge_nb_[pl.cells[j]])
-                        if (local_bit_[y] >= 0) adj |= 1u << local_bit_[y];  // (-1 at kNoCell)
-                packs_.push_back({m, adj & ~m, static_cast<std::uint8_t>(p), colours});
-            }
-        }
-    }
-    pack_first_[n] = static_cast<int>(packs_.size());
-    part.for_each([&](int x) { local_bit_[x] = -1; });
-
-    PartCovers out;
-    const std::uint32_t full = (1u << n) - 1;
-    int cap = n;  // a pass with bigger pieces covers no more than the one before
-    std::int16_t* covers[kPackPasses] = {&out.all, &out.big, &out.five, &out.six};
-    for (pass_ = 0; pass_ < kPackPasses; ++pass_) {
-        best_cover_ = 0;
-        cap = most_sum_[pass_][cap];
-        std::uint32_t usable = 0;  // cells some placement of this pass covers: the others start skipped
-        for (const LocalPlacement& lp : packs_)
-            if (size_[lp.piece] >= kPassMinSize[pass_]) usable |= lp.cells;
-        if (usable && kPassMinSize[pass_] <= cap) {
-            std::array<std::uint32_t, kNumColours> used{}, own{};
-            cover_part(full & ~usable, full, 0, cap, used, own);
-        }
-        cap = best_cover_;
-        *covers[pass_] = static_cast<std::int16_t>(best_cover_);
-    }
-    return out;
-}
-
-void ExactSearch::cover_part(std::uint32_t done, std::uint32_t full, int covered, int cap,
-                             std::array<std::uint32_t, kNumColours>& used, std::array<std::uint32_t, kNumColours>& own) {
-    best_cover_ = std::max(best_cover_, covered);
-    const std::uint32_t open = full & ~done;
-    if (!open || best_cover_ == cap || covered + most_sum_[pass_][std::popcount(open)] <= best_cover_) return;
-    const int x = std::countr_zero(open);
-    for (int i = pack_first_[x]; i < pack_first_[x + 1]; ++i) {
-        const LocalPlacement& lp = packs_[i];
-        const int p = lp.piece;
-        if ((lp.cells & done) || size_[p] < kPassMinSize[pass_]) continue;
-        for (std::uint32_t cs = lp.colours; cs; cs &= cs - 1) {
-            const int c = std::countr_zero(cs);
-            if ((used[c] >> p & 1) || (lp.adj & own[c])) continue;
-            used[c] |= 1u << p;
-            own[c] |= lp.cells;
-            cover_part(done | lp.cells, full, covered + size_[p], cap, used, own);
-            own[c] &= ~lp.cells;
-            used[c] &= ~(1u << p);
-            if (best_cover_ == cap) return;
-        }
-    }
-    cover_part(done | (1u << x), full, covered, cap, used, own);
 }
 
 void ExactSearch::hand_over(int d) {

@@ -1,27 +1,25 @@
 // The exhaustive search behind can_place_all and max_placeable (exact.h): depth-first over
 // placements with sound bounds (each colour's reach, what the pieces left can still cover, for
-// one colour alone what its edges leave room for), and
-// what lets several threads share one search (a pool of its subtrees, one cache of packings).
-// Internal to the solver: exact.cpp drives it.
+// one colour alone what its edges leave room for). Beside it: the small parts' packings
+// (part_packing.h), the pool that shares its tree among threads (task_pool.h), the table of
+// residual problems (key_set.h). Internal to the solver: exact.cpp drives it.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <cstring>
-#include <deque>
 #include <functional>
-#include <mutex>
-#include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/position.h"
 #include "solver/exact_options.h"
+#include "solver/key_set.h"
+#include "solver/part_packing.h"
 #include "solver/reach.h"
+#include "solver/task_pool.h"
 
 namespace trigon::solver::exact_detail {
 
@@ -29,198 +27,11 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint16_t kNone = kNoFit;  // no placement (a witness not yet found)
 constexpr int kMaxCells = Bitboard::kBits;       // a Bitboard's indices
 constexpr std::uint16_t kNoCell = kMaxCells - 1;  // never a cell of a board (486 at most)
-constexpr int kSmallPart = 20;                   // parts of reach up to this many cells get their best packing
-static_assert(kSmallPart < 32, "a small part's cells are the bits of a 32-bit mask");
 constexpr int kMaxNarrowParts = 64;             // reach_crossing tracks at most this many narrow parts
-constexpr int kPackPasses = 4;                   // their packings: with pieces of at least 1, 4, 5 and 6 triangles
-constexpr int kPassMinSize[kPackPasses] = {1, 4, 5, 6};
-constexpr std::size_t kMaxPartCache = std::size_t{1} << 18;  // their cache's entries at most (84 bytes each)
 using Witnesses = std::array<std::array<std::uint16_t, kNumPieces>, kNumColours>;
-
-// A 128-bit key: two independent 64-bit hashes.
-struct Key128 {
-    std::uint64_t a = 0, b = 0;
-    bool operator==(const Key128&) const = default;
-};
-
-// A key's first word: it places the key in the table, and 0 there marks an empty slot.
-inline std::uint64_t& lead_word(std::uint64_t& k) { return k; }
-inline std::uint64_t& lead_word(Key128& k) { return k.a; }
-
-// Keys met already (std::uint64_t or Key128): open addressing, no deletion; it doubles when
-// half full until it holds `capacity` keys, then only answers (a full table prunes less, never
-// wrongly).
-template <class K>
-class KeySet {
-public:
-    explicit KeySet(std::size_t capacity) : capacity_(capacity) {}
-
-    // True when k was not there (and now is, while there is room).
-    bool insert(K k) {
-        lead_word(k) |= lead_word(k) == 0;  // (0 marks an empty slot)
-        if (slots_.empty()) slots_.assign(std::size_t{1} << 12, K{});
-        if (2 * (used_ + 1) > slots_.size() && used_ < capacity_) grow();
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t i = static_cast<std::size_t>(lead_word(k)) & mask;; i = (i + 1) & mask) {
-            if (slots_[i] == k) return false;
-            if (lead_word(slots_[i]) == 0) {
-                if (used_ >= capacity_ || 2 * (used_ + 1) > slots_.size()) return true;  // full: not kept
-                slots_[i] = k;
-                ++used_;
-                return true;
-            }
-        }
-    }
-
-private:
-    void grow() {
-        std::vector<K> old(slots_.size() * 2);
-        old.swap(slots_);
-        const std::size_t mask = slots_.size() - 1;
-        for (K& k : old)
-            if (lead_word(k)) {
-                std::size_t i = static_cast<std::size_t>(lead_word(k)) & mask;
-                while (lead_word(slots_[i])) i = (i + 1) & mask;
-                slots_[i] = k;
-            }
-    }
-
-    std::size_t capacity_, used_ = 0;
-    std::vector<K> slots_;
-};
 
 // The residual problems met (residual_key).
 using ResidualSet = KeySet<Key128>;
-
-// Where a share of a parallel search was split off: the node, its reaches and their narrow
-// parts (and per colour the area that fits there and the slack), and the move made from it.
-struct SplitParent {
-    Position position;
-    std::array<Bitboard, kNumColours> reach, narrow;
-    std::array<int, kNumColours> fit, slack;
-    std::pair<int, int> move;
-};
-
-// A share of a parallel all-placed search: the layouts below a node, searched from its position
-// with its excluded cells; `path` leads there from the start. Its reaches shrink from its
-// parent's as they would have in the search that split it off (none at the start), so a tree
-// shared out is the very tree one thread searches.
-struct SplitTask {
-    Position start;
-    std::array<Bitboard, kNumColours> excl;
-    std::vector<std::pair<int, int>> path;
-    std::optional<SplitParent> parent;
-};
-
-// The tasks of a parallel all-placed search, and the workers waiting for one. A worker that
-// finds none waits; a busy one hands over untried moves while any waits (hungry); the search
-// is over when no task is left and no worker busy.
-class TaskPool {
-public:
-    TaskPool(SplitTask root, const std::atomic<bool>& halt) : halt_(halt) {
-        queue_.push_back(std::move(root));
-    }
-
-    bool hungry() const { return hungry_.load(std::memory_order_relaxed); }
-
-    // The next task, or false when the search is over (or halted).
-    bool take(SplitTask& out) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        ++waiting_;
-        update();
-        while (queue_.empty() && busy_ > 0 && !halt_.load())  // (halt is polled: it is no member of this lock)
-            ready_.wait_for(lock, std::chrono::milliseconds(10));
-        --waiting_;
-        if (queue_.empty() || halt_.load()) {
-            update();
-            ready_.notify_all();
-            return false;
-        }
-        out = std::move(queue_.front());
-        queue_.pop_front();
-        ++busy_;
-        update();
-        return true;
-    }
-
-    // The task taken last by this worker is searched.
-    void done() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        --busy_;
-        update();
-        if (busy_ == 0) ready_.notify_all();
-    }
-
-    // Every task given was taken (each then searched, or its search aborted): false when a halt
-    // left some untaken.
-    bool all_taken() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return queue_.empty();
-    }
-
-    void give(std::vector<SplitTask> tasks) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (auto& t : tasks) queue_.push_back(std::move(t));
-        update();
-        ready_.notify_all();
-    }
-
-private:
-    void update() { hungry_.store(waiting_ > 0 && queue_.empty(), std::memory_order_relaxed); }
-
-    const std::atomic<bool>& halt_;
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::deque<SplitTask> queue_;
-    int waiting_ = 0, busy_ = 0;
-    std::atomic<bool> hungry_{false};
-};
-
-// A small part's best packings: with any pieces, with pieces of 4 or more triangles, of 5 or more, with hexiamonds.
-struct PartCovers {
-    std::int16_t all = 0, big = 0, five = 0, six = 0;
-};
-
-// What a small part's best packings depend on, the cache's key.
-struct PartKey {
-    std::uint16_t cells[kSmallPart];   // a small part's cells, in order (the rest 0)
-    std::uint32_t reach[kNumColours];  // per colour: which of them it reaches
-    std::uint32_t pieces[kNumColours];  // and its pieces left that fit (0 if none reached)
-};
-
-struct PartEntry {
-    PartKey key;
-    PartCovers covers;
-    bool valid;
-};
-
-// The small parts' cache shared by the threads of a parallel exhaustive search (each its own
-// would pack the same parts again: 1.5 times the packings on four threads): direct-mapped,
-// full size from the start, each entry under one of a few hundred locks.
-class SharedPartCache {
-public:
-    SharedPartCache() : entries_(kMaxPartCache) {}
-
-    std::size_t size() const { return entries_.size(); }
-
-    bool find(std::size_t slot, const PartKey& key, PartCovers& out) {
-        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
-        const PartEntry& e = entries_[slot];
-        if (!e.valid || std::memcmp(&e.key, &key, sizeof key) != 0) return false;
-        out = e.covers;
-        return true;
-    }
-
-    void store(std::size_t slot, const PartKey& key, const PartCovers& covers) {
-        std::lock_guard<std::mutex> lock(locks_[slot % kLocks]);
-        entries_[slot] = {key, covers, true};
-    }
-
-private:
-    static constexpr std::size_t kLocks = 512;
-    std::vector<PartEntry> entries_;
-    std::array<std::mutex, kLocks> locks_;
-};
 
 class ExactSearch {
 public:
@@ -249,7 +60,7 @@ public:
     }
 
     // The small parts' packings go to (and come from) this cache instead of its own.
-    void share_cache(SharedPartCache* cache) { shared_cache_ = cache; }
+    void share_cache(SharedPartCache* cache) { packer_.share_cache(cache); }
 
     // The next run searches a task: from its position with its excluded cells (the limits go on
     // counting; the witness then starts with the task's path).
@@ -362,22 +173,6 @@ private:
     // 46 spare cells than the cells no colour reaches.
     int coverable(const Position& P, const std::array<Bitboard, kNumColours>& reaches, const Bitboard& all_reach);
 
-    // A small part's best packings (PartCovers), kept in a direct-mapped cache keyed by
-    // everything they depend on (most parts outlive many nodes).
-    PartCovers part_covers(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
-
-    // A small part's four best packings: its placements listed once (packs_), then one
-    // cover_part per smallest piece size, each stopping at the one before's best.
-    PartCovers pack_part(const Position& P, const Bitboard& part, int n, const std::array<Bitboard, kNumColours>& reaches);
-
-    // The best packing of a small part (best_cover_, stopping at cap): its lowest open cell is
-    // either left empty or covered by a placement anchored there (packs_), of any colour reaching
-    // all its cells, each colour's piece once, no two pieces of a colour sharing an edge (a part
-    // only one colour reaches is seldom filled: its pieces must be apart). Other rules are left
-    // out: a bound is all it needs. Masks are the part's cells as bits (pack_part).
-    void cover_part(std::uint32_t done, std::uint32_t full, int covered, int cap,
-                    std::array<std::uint32_t, kNumColours>& used, std::array<std::uint32_t, kNumColours>& own);
-
     // Another worker waits: the moves not yet tried at the shallowest depth that has some (the
     // biggest shares of the tree) become tasks, each its own subtree; this search goes on with
     // the move it is in and, at that depth, the layouts that leave the cell alone.
@@ -447,23 +242,8 @@ private:
     std::vector<std::array<int, kNumColours>> fit_at_;                         // and the area that fits in it
     std::vector<std::array<int, kNumColours>> slack_at_;                       // and its cells beyond that area
     MoveList ml_;
-    SharedPartCache* shared_cache_ = nullptr;
-    std::vector<PartEntry> part_cache_;  // direct-mapped, grown (and emptied) when crowded
-    std::size_t evicted_ = 0;           // entries overwritten since it last grew
-    int small_piece_[4] = {-1, -1, -1, -1};        // per size 1..3: the one piece of that many triangles
-    std::uint32_t no_bigger_[kSmallPart + 1] = {};  // per part size: the pieces no bigger than it
-    // A small part's placements, its cells as bits: cells, the cells at an edge, the piece, the colours that may use it.
-    struct LocalPlacement {
-        std::uint32_t cells, adj;
-        std::uint8_t piece, colours;
-    };
-    std::vector<LocalPlacement> packs_;      // pack_part's placements inside the part, by lowest bit
-    int pack_first_[kSmallPart + 1] = {};    // and where each bit's start
-    std::vector<std::int8_t> local_bit_;     // per board cell: its bit in the part being packed (-1 outside)
-    // Per pass: the most triangles, at most v, that pieces of its least size or more add up to.
-    int most_sum_[kPackPasses][kSmallPart + 1] = {};
-    int best_cover_ = 0;                     // cover_part's best so far
-    int pass_ = 0;                           // and its pass (kPassMinSize)
+    PartPacker packer_;
+    int small_piece_[4] = {-1, -1, -1, -1};  // per size 1..3: the one piece of that many triangles
     // The residual problems met (all-placed: each settled "no", or an ancestor's, or with moves
     // handed over to the pool, which searches them before the pool can answer "no"). Each thread
     // keeps its own: shared, one colour order could answer "no" on the strength of a problem the
