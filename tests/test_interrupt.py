@@ -115,3 +115,26 @@ def test_ctrl_c_ends_a_whole_game_analysis_with_what_was_judged(tmp_path):
     report = json.loads(out)
     assert report["interrupted"] is True and len(report["moves"]) < len(tf.random_game(seed=3).history)
     assert "interrupted: stopped after" in err
+
+
+ITER_SOLUTIONS = r"""
+import sys, trigon_fast as tf
+game = tf.random_game(seed=3)
+while len(game.history) > 40:  # 12 pieces a colour: no complete game is found for a minute
+    game.undo()
+solutions = tf.iter_solutions(game=game, batch=1)
+print("ready", flush=True)
+found = list(solutions)
+print("found", len(found), "interrupted", solutions.interrupted, repr(solutions), flush=True)
+"""
+
+
+def test_ctrl_c_ending_iter_solutions_is_reported_even_with_nothing_new():
+    # A round stopped by Ctrl-C that had found nothing ended the stream quietly: the caller (the
+    # CLI's solve --count) could not tell an interruption from the search running dry.
+    p = subprocess.Popen([sys.executable, "-c", ITER_SOLUTIONS], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    out, _, waited = _ctrl_c_after(p, 1.5)
+    assert p.returncode == 0, out
+    assert "found 0 interrupted True <SolutionIterator 0 found, interrupted>" in out
+    assert waited < 5

@@ -73,3 +73,18 @@ def test_iter_solutions_from_a_position_with_no_completion_ends_empty():
 def test_bad_options_are_solver_errors(kw):
     with pytest.raises(tf.SolverError):
         next(tf.iter_solutions(**kw))
+
+
+def test_iter_solutions_says_how_it_ended():
+    solutions = tf.iter_solutions(seed=5, batch=2, time_limit=0.5)
+    assert isinstance(solutions, tf.SolutionIterator) and iter(solutions) is solutions
+    assert repr(solutions) == "<SolutionIterator 0 found>"
+    found = list(solutions)
+    assert found and solutions.found == len(found) and not solutions.interrupted
+    assert repr(solutions) == f"<SolutionIterator {len(found)} found>"
+
+
+def test_iter_solutions_in_rounds_of_one():
+    # batch=1 made each round's solve_solo return one Solution, not a list: a TypeError.
+    keys = [s.key for s in itertools.islice(tf.iter_solutions(seed=3, batch=1), 3)]
+    assert len(set(keys)) == 3

@@ -13,7 +13,7 @@ from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
 from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds Game.from_blksgf / to_blksgf
 from .search import Analysis, Engine, analyse, best_move
-from .solver import Solution, SolverError, SolveStats, iter_solutions, solve_solo
+from .solver import Solution, SolutionIterator, SolverError, SolveStats, iter_solutions, solve_solo
 from .pattern import PatternPuzzle, PatternResult, parse_region, solve_pattern
 from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
@@ -52,6 +52,7 @@ __all__ = [
     "SolverError",
     "solve_solo",
     "iter_solutions",
+    "SolutionIterator",
     "PatternPuzzle",
     "PatternResult",
     "parse_region",

@@ -249,7 +249,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
 
 def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
                    start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
-                   threads: int = 1, batch: int = 16, triangle_last: bool = True) -> Iterator[Solution]:
+                   threads: int = 1, batch: int = 16, triangle_last: bool = True) -> "SolutionIterator":
     """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
     every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
     The options are :func:`solve_solo`'s, but ``time_limit`` is for all of them (default: no
@@ -259,7 +259,8 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
     in all (``None``: when the caller stops iterating), when a round finds no complete solution
     new to it (within 60 s, or the time left), or on Ctrl-C. Bad options fail at the call, not at
-    the first ``next``.
+    the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
+    (also when the round it stopped had found nothing new to yield).
 
     >>> from itertools import islice
     >>> sols = list(islice(iter_solutions(seed=1), 3))
@@ -277,23 +278,56 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
         _resolve_start_cells(Game(v).board, v.colours, start_cells)
     elif not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
-    return _solutions(dict(variant=variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
-                           game=game, threads=threads, triangle_last=triangle_last), seed, time_limit, batch)
+    return SolutionIterator(dict(variant=variant, alternate_rule=alternate_rule, colours=colours,
+                                 start_cells=start_cells, game=game, threads=threads, triangle_last=triangle_last),
+                            seed, time_limit, batch)
 
 
-def _solutions(options: dict, seed: int, time_limit: Optional[float], batch: int) -> Iterator[Solution]:
-    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
-    seen = set()
-    for round_ in itertools.count():
-        limit = 60.0 if deadline is None else deadline - time.monotonic()
-        if limit <= 0:
-            return
-        found = solve_solo(**options, seed=(seed + round_) % 2**64, time_limit=limit, count=batch)
-        new = 0
-        for s in found:
-            if s.complete and s.key not in seen:
-                seen.add(s.key)
-                new += 1
-                yield s
-        if new == 0 or any(s.interrupted for s in found):
-            return
+class SolutionIterator(Iterator[Solution]):
+    """What :func:`iter_solutions` returns: an iterator of distinct complete solutions that also
+    says how it ended.
+
+    ``interrupted`` is True once Ctrl-C has ended it (a round that found nothing new then yields
+    nothing, so the solutions alone cannot tell); ``found`` counts the solutions yielded so far.
+    """
+
+    def __init__(self, options: dict, seed: int, time_limit: Optional[float], batch: int) -> None:
+        self.interrupted = False
+        self.found = 0
+        self._options, self._seed, self._batch = options, seed, batch
+        self._deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        self._stream = self._solutions()
+
+    def __iter__(self) -> "SolutionIterator":
+        """The iterator itself."""
+        return self
+
+    def __next__(self) -> Solution:
+        """The next distinct complete solution (a round of the search runs when none is waiting)."""
+        solution = next(self._stream)
+        self.found += 1
+        return solution
+
+    def __repr__(self) -> str:
+        state = ", interrupted" if self.interrupted else ""
+        return f"<SolutionIterator {self.found} found{state}>"
+
+    def _solutions(self) -> Iterator[Solution]:
+        seen = set()
+        for round_ in itertools.count():
+            limit = 60.0 if self._deadline is None else self._deadline - time.monotonic()
+            if limit <= 0:
+                return
+            found = solve_solo(**self._options, seed=(self._seed + round_) % 2**64, time_limit=limit,
+                               count=self._batch)
+            if isinstance(found, Solution):  # (count=1 gives the solution itself)
+                found = [found]
+            self.interrupted = any(s.interrupted for s in found)
+            new = 0
+            for s in found:
+                if s.complete and s.key not in seen:
+                    seen.add(s.key)
+                    new += 1
+                    yield s
+            if new == 0 or self.interrupted:
+                return

@@ -96,8 +96,9 @@ def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: fl
         os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
     found = []
+    solutions = solver.iter_solutions(variant, seed=seed, time_limit=time_limit, threads=threads)
     with progress(total=count, unit="solution", desc="solving") as bar:
-        for sol in solver.iter_solutions(variant, seed=seed, time_limit=time_limit, threads=threads):
+        for sol in solutions:
             found.append(sol)
             if out_dir:
                 sol.game.to_blksgf(os.path.join(out_dir, f"solution-{len(found):04d}.blksgf"))
@@ -112,7 +113,7 @@ def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: fl
     if out_dir and found:
         last = "" if len(found) == 1 else f" .. solution-{len(found):04d}.blksgf"
         click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')}{last}")
-    if any(s.interrupted for s in found):
+    if solutions.interrupted:
         interrupted_exit(f"{len(found)} of {count} solutions found")
 
 
