@@ -62,28 +62,11 @@ void SampledPlayout::build_list(int c) {
 }
 
 void SampledPlayout::extend_list(int c, const Bitboard& before) {
-    // New attach points opened by c's last piece. A legal placement covering an older point is
-    // listed already (legality only shrinks); among new points, list it at the lowest one.
-    const MoveTable& t = pos_.table();
-    const Bitboard now = pos_.attach_points(c);
-    const Bitboard fresh = now - before;
-    const std::uint32_t left = pos_.pieces_left(c);
-    auto& list = lists_[c];
-    fresh.for_each([&](int p) {
-        const int st = local_status(pos_, c, p);
-        for (std::uint32_t l = left; l; l &= l - 1) {
-            for (auto id : t.at(p, st, std::countr_zero(l))) {
-                if (!pos_.still_legal(c, id)) continue;
-                const Placement& pl = t.placement(id);
-                bool dup = false;
-                for (int i = 0; i < pl.size; ++i) {
-                    const int cell = pl.cells[i];
-                    if (before.test(cell) || (cell < p && fresh.test(cell))) { dup = true; break; }
-                }
-                if (!dup) list.push_back(id);
-            }
-        }
-    });
+    // The moves at the attach points c's last piece opened: a legal placement covering an older
+    // point is listed already (legality only shrinks), so generate_at lists only the others.
+    MoveList ml;
+    ml.size = pos_.generate_at(c, pos_.attach_points(c) - before, ml.moves.data());
+    lists_[c].insert(lists_[c].end(), ml.begin(), ml.end());
 }
 
 int SampledPlayout::choose(int c, Rng& rng) {
