@@ -9,6 +9,7 @@ import trigon_fast as tf
 from trigon_fast.batch import play_games
 
 from env_figures import env_random_games
+from rates import record_rate
 
 
 @pytest.mark.parametrize("variant", [tf.Variant.FOUR_PLAYER, tf.Variant.TWO_PLAYER, tf.Variant.THREE_PLAYER],
@@ -17,7 +18,7 @@ def test_env_random_games_20(benchmark, variant):
     """20 random games through the unwrapped PettingZoo AEC loop (observation and mask each turn)."""
     pytest.importorskip("pettingzoo")
     st = benchmark(env_random_games, 20, variant)
-    benchmark.extra_info["games_per_s"] = 20 / benchmark.stats.stats.median
+    record_rate(benchmark, 20)
     benchmark.extra_info["steps_per_game"] = st["steps_per_game"]
 
 
@@ -25,7 +26,7 @@ def test_env_random_games_wrapped_20(benchmark):
     """The same through PettingZoo's usual wrappers (order enforcing, bounds)."""
     pytest.importorskip("pettingzoo")
     benchmark(env_random_games, 20, tf.Variant.FOUR_PLAYER, True)
-    benchmark.extra_info["games_per_s"] = 20 / benchmark.stats.stats.median
+    record_rate(benchmark, 20)
 
 
 def test_env_observe(benchmark):
@@ -46,9 +47,9 @@ def test_env_observe(benchmark):
 def test_batch_1000(benchmark, policy, threads):
     """1000 games of the C++ batched API (moves, colours, lengths, scores as arrays)."""
     benchmark(play_games, tf.Variant.FOUR_PLAYER, 1000, 1, policy, threads)
-    benchmark.extra_info["games_per_s"] = 1000 / benchmark.stats.stats.median
+    record_rate(benchmark, 1000)
 
 
 def test_batch_with_observations_200(benchmark):
     benchmark(play_games, tf.Variant.FOUR_PLAYER, 200, 1, "random", 1, True)
-    benchmark.extra_info["games_per_s"] = 200 / benchmark.stats.stats.median
+    record_rate(benchmark, 200)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
-import time
 
 import trigon_fast as tf
 from trigon_fast import _core

@@ -8,7 +8,7 @@ congruence. Tests compare the engine against it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Set, Tuple
 
 Cell = Tuple[int, int]
 

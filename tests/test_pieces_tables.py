@@ -2,12 +2,11 @@
 
 import collections
 
-import numpy as np
 import pytest
 
 import trigon_fast as tf
 from trigon_fast import _core
-from reference_rules import cells_of, geometry, parse, placements, shape_key
+from reference_rules import cells_of, placements
 
 PENTOBI_SHAPES = {  # Pentobi's create_pieces_trigon coordinates ((0, 0) an up triangle)
     "I6": [(1, -1), (2, -1), (0, 0), (1, 0), (-1, 1), (0, 1)],
