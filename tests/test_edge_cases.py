@@ -93,11 +93,6 @@ def test_three_player_board_excludes_outer_ring():
         g.play("ai10")
 
 
-def _second_moves(game):
-    """Blue's second moves after a fixed opening, by relation to blue's first piece."""
-    return game.legal_moves
-
-
 def _opening(variant):
     g = tf.Game(variant)
     g.play(first_move_on(g, "r15", "I6"))
@@ -131,17 +126,35 @@ def test_alternate_rule_forbids_side_against_corner():
     assert set(alt.legal_moves) <= set(std.legal_moves)
     for m in list(only_std)[:20]:
         assert "alternate rule" in alt.check(m)
-    # Every removed move meets blue's piece at a vertex where one of the two covers 3+ triangles.
+    # The removed moves are exactly those meeting blue's piece at a vertex where one of the two
+    # covers 3 or more triangles (a side): not only some of them, and in both directions.
     blue = set(alt.history[0][1].cell_indices)
-    for m in only_std:
+    fans = [set(B.vertex_fan(v)) for v in range(B.num_vertices)]
+
+    def side_contact(m):
         mine = set(m.cell_indices)
-        found = False
-        for v in range(B.num_vertices):
-            fan = set(B.vertex_fan(v))
-            a, b = len(fan & blue), len(fan & mine)
-            if a and b and (a >= 3 or b >= 3):
-                found = True
-        assert found
+        return any((f & blue) and (f & mine) and (len(f & blue) >= 3 or len(f & mine) >= 3) for f in fans)
+
+    expected = {m for m in std.legal_moves if side_contact(m)}
+    assert only_std == expected
+    assert any(len(m.cell_indices) <= 2 for m in expected)  # blue's side against a new corner too
+
+
+@pytest.mark.parametrize("first, second, std_ok, alt_ok", [
+    # The vertex above r15 is shared by q15 r15 s15 (row 15) and q16 r16 s16 (row 16).
+    ("q15,r15,s15", "r16", True, False),   # the old piece has a side there, the new one a corner
+    ("r15", "q16,r16,s16", True, False),   # the old one a corner, the new one a side
+    ("r15", "r16,r17", True, True),        # corner to corner: both rules allow it
+    ("r15", "r14", False, False),          # an edge with r15: neither does
+])
+def test_alternate_rule_by_hand(first, second, std_ok, alt_ok):
+    for variant, ok in ((tf.Variant.FOUR_PLAYER, std_ok), (tf.Variant.FOUR_PLAYER.with_alternate_rule(), alt_ok)):
+        g = tf.Game(variant)
+        g.play(first)  # blue
+        why = g.check(second, colour=0)
+        assert (why is None) == ok, (variant, first, second, why)
+        if std_ok and not ok:
+            assert "alternate rule" in why
 
 
 def test_colour_that_cannot_move_is_skipped_for_good():
@@ -151,6 +164,8 @@ def test_colour_that_cannot_move_is_skipped_for_good():
         counts = {c: sum(1 for k, _ in g.history if k == c) for c in range(4)}
         if min(counts.values()) < max(counts.values()) - 2:
             break
+    else:
+        pytest.fail("no random game with a colour out early")
     out = min(counts, key=counts.get)
     moves = g.history
     replay = tf.Game()
@@ -173,6 +188,8 @@ def test_forced_single_move():
             if len(g.legal_moves) == 1:
                 only = next(iter(g.legal_moves))
                 assert only.id == pid
+                # check() (not the generator) accepts this placement and no other
+                assert [i for i in range(g.board.num_placements) if g.check(i) is None] == [int(pid)]
                 with pytest.raises(tf.InvalidMoveError):
                     g.play("pass")
                 return
@@ -183,7 +200,10 @@ def test_forced_single_move():
 def test_end_of_game():
     g = tf.random_game(seed=2)
     assert g.is_over and g.turn is None and len(g.legal_moves) == 0
-    assert g.result == g.winners()
+    sides = g.player_scores()
+    best = max(sides)
+    assert g.result == g.winners() == tuple(i for i, x in enumerate(sides) if x == best)
+    assert sides == tuple(g.score(c) for c in range(4))  # four players: one colour each
     before = g.position.copy()
     with pytest.raises(tf.GameOverError):
         g.play(0)
@@ -205,7 +225,7 @@ def _setup_all(game, colour, pieces):
             raise AssertionError("no room")
 
 
-def test_rulebook_scoring_example():
+def test_rulebook_scoring_example(tmp_path):
     g = tf.Game()
     names = list(tf.PIECE_NAMES)
     fours = [n for n in names if tf.PIECE_SIZES[names.index(n)] == 4]
@@ -217,6 +237,16 @@ def test_rulebook_scoring_example():
     _setup_all(g, 3, [n for n in names if n not in fours])
     assert [g.score(c) for c in range(4)] == [20, -31, -9, -12]
     assert g.winners() == (0,)
+    assert g.is_out(0) and len(g.legal_moves_of(0)) == 0      # all 22 placed: blue is out
+    assert g.history[-1][1].piece == "1" and g.score(3) == -12  # green's last piece is the triangle,
+    # but without all 22 placed there is no bonus. Pentobi counts placed triangles plus the bonus:
+    from trigon_fast.gtp import GtpEngine
+
+    path = tmp_path / "example.blksgf"
+    g.to_blksgf(path)
+    e = GtpEngine(quiet=True)
+    assert e.handle(f"loadsgf {path}\n") == "= \n\n"
+    assert e.handle("final_score\n") == "= 130 79 101 98\n\n"
 
 
 def test_bonus_fifteen_when_single_triangle_not_last():
@@ -252,7 +282,7 @@ def test_bad_move_strings(text):
 def test_bad_move_types_and_ids():
     g = tf.Game()
     for bad in (-1, 32131, 10**9, 3.5, None, b"r15", True):
-        with pytest.raises((tf.InvalidMoveError, TypeError)):
+        with pytest.raises(tf.InvalidMoveError):
             g.play(bad)
     assert g.history == []
 
@@ -317,7 +347,7 @@ def test_a_setup_that_takes_the_movers_last_move_passes_the_turn_on():
                    and not any(p.occupancy()[x] >= 0 for x in b.placement_cells(i)))
         p.place(1, pid)
     assert not p.legal_mask(0).any()
-    assert p.to_move != 0 and not p.is_over
+    assert p.to_move == 1 and not p.is_over  # (blue, with no move, is passed over)
     moves, final = _core.random_game(p, 1)
     assert final.is_over and all(c != 0 and 0 <= pid < b.num_placements for c, pid in moves)
     d = _core.play_games(p, 3, 7, "random", 1, False, 1, [0, 1, 2, 3])
@@ -331,3 +361,47 @@ def test_a_pattern_count_beyond_64_bits_is_capped_and_says_so():
                          max_solutions=0, time_limit=60)
     assert r.exhausted and r.capped and r.count == 2**63 - 1
     assert "at least" in repr(r)
+
+
+def test_blocked_colours_pass_and_the_turn_skips_them():
+    # Blue's setup pieces cover five of the six start cells; yellow takes the sixth (r15), so red
+    # and green can never start: they are out, and the turn goes blue, yellow, blue, ...
+    Y, Bl, R, G = tf.Colour.YELLOW, tf.Colour.BLUE, tf.Colour.RED, tf.Colour.GREEN
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    for cells in ("z12", "y7,z7", "q4,r4,s4", "j7,k7,l7,m7", "i12,j12,k12,l12,m12"):
+        g.setup(Bl, cells)
+    g.set_turn(Y)
+    g.play("q15,r15,p16,q16,o17,p17")
+    assert g.is_out(R) and g.is_out(G) and not g.is_out(Bl)
+    assert len(g.legal_moves_of(R)) == 0 and len(g.legal_moves_of(G)) == 0
+    seen = []
+    while not g.is_over and len(seen) < 8:
+        seen.append(g.turn)
+        g.play(next(iter(g.legal_moves)))
+    assert seen[:4] == [Bl, Y, Bl, Y]
+    assert g.score(R) == g.score(G) == -110
+
+
+@pytest.mark.parametrize("variant", [tf.Variant.TWO_PLAYER, tf.Variant.TEAMS])
+def test_two_sides_score_blue_and_red_against_yellow_and_green(variant):
+    g = tf.Game(variant)
+    names = list(tf.PIECE_NAMES)                         # the triangle ("1") last: +20
+    _setup_all(g, 0, names)                              # blue: all placed, +20
+    _setup_all(g, 1, [n for n in names if n != "I6"])    # yellow: -6
+    assert [g.score(c) for c in range(4)] == [20, -6, -110, -110]
+    assert g.player_scores() == (20 - 110, -6 - 110)     # blue + red, yellow + green
+    assert g.winners() == (0,)
+
+
+def test_gtp_final_score_of_two_sides(tmp_path):
+    from trigon_fast.gtp import GtpEngine
+
+    g = tf.Game(tf.Variant("two_player", pentobi_compatible=True))
+    _setup_all(g, 0, list(tf.PIECE_NAMES))
+    path = tmp_path / "g.blksgf"
+    g.to_blksgf(path)
+    e = GtpEngine(quiet=True)
+    assert e.handle(f"loadsgf {path}\n").startswith("=")
+    # blue + red = 20 - 110, yellow + green = -220: the first side by 130
+    assert e.handle("final_score\n") == "= B+130\n\n"
+

@@ -106,11 +106,19 @@ def test_turn_order_and_passes(name):
         moves, final = _core.random_game(start, 1000 + seed)
         # Replaying through the Python API gives the same colours in turn order.
         g = tf.Game(variant)
+        in_play = [int(c) for c in variant.colours]
+        prev = 3  # (blue comes first)
         for c, pid in moves:
             assert g.turn == c
-            # Colours skipped since the last move are exactly the ones that cannot move.
+            # The colours skipped since the last move are exactly the ones that cannot move.
+            order = [(prev + k) % 4 for k in range(1, 5)]
+            for k in order[:order.index(c)]:
+                assert k not in in_play or len(g.legal_moves_of(k)) == 0, (seed, k)
+            assert len(g.legal_moves_of(c)) > 0
             g.play(int(pid))
+            prev = c
         assert g.is_over and g.position == final
+        assert all(len(g.legal_moves_of(k)) == 0 for k in in_play)
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -195,3 +203,11 @@ def test_layout_checker_catches_broken_layouts():
         check_layout(tf.Variant.FOUR_PLAYER, [(0, first.id), (1, first.id)])
     with pytest.raises(AssertionError, match="start"):
         check_layout(tf.Variant.FOUR_PLAYER, [(0, one(far))])
+    # The alternate rule's branch, and a piece placed twice.
+    ids = lambda *names: b.find_placement([b.parse_cell(n) for n in names])
+    bar, below = ids("q15", "r15", "s15"), ids("r16")
+    check_layout(tf.Variant.FOUR_PLAYER, [(0, bar), (0, below)])
+    with pytest.raises(AssertionError, match="alternate"):
+        check_layout(tf.Variant.FOUR_PLAYER.with_alternate_rule(), [(0, bar), (0, below)])
+    with pytest.raises(AssertionError, match="twice"):
+        check_layout(tf.Variant.FOUR_PLAYER, [(0, ids("r15")), (0, ids("r16"))])

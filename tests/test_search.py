@@ -138,7 +138,7 @@ def test_time_limit_and_stop_from_another_thread():
     timer.start()
     a = engine.analyse(game)
     timer.join()
-    assert a.stopped and a.seconds < 120
+    assert a.stopped and a.seconds < 10  # (stopped at 0.3 s, not at its 120 s limit)
     assert game.check(a.best_move) is None
 
 
