@@ -19,8 +19,10 @@ from .group import main
 @click.option("--simulations", type=click.IntRange(min=1), default=2000, show_default=True, help="Search simulations to time.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_cmd(games, simulations, as_json):
-    """The headline numbers in one short run: move table build, legal-move generation, random
-    playouts, and search simulations per second on one and two threads.
+    """The headline numbers in one short run: move table build, legal-move generation (mean
+    over 4 positions), random playouts, and search simulations per second on one and two
+    threads (searches of --simulations each). A quick check of a machine: the README's figures
+    come from bench/headline.py (337 positions, medians, timed 2 s searches).
 
     \b
     Examples:
@@ -37,7 +39,7 @@ def bench_cmd(games, simulations, as_json):
             g.play(greedy_move(g, rng))
         positions.append(g.position)
     per_pos, moves = _core.movegen_seconds(positions, 20)
-    rows.append(("movegen_us_per_position", 1e6 * sum(per_pos) / len(per_pos), "us"))
+    rows.append(("movegen_us_per_position_mean", 1e6 * sum(per_pos) / len(per_pos), "us"))
     rows.append(("movegen_moves_per_s", moves / max(sum(per_pos), 1e-12), "/s"))
     stats = Game().position
     st = _core.random_games_stats(stats, int(games), 1)
