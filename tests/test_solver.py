@@ -66,6 +66,16 @@ def check_layout(variant, history):
                         assert owner[nb][1] == i, f"same-colour edge contact at {board.cell_name(cell)}"
             if i > 0:  # in the given order each piece touches an earlier one at a vertex
                 assert any(vertex_sets[i] & vertex_sets[j] for j in range(i)), "piece not connected"
+    # The rulebook's start rules, from its own ring of start cells (not the engine's tables).
+    started = {board.cell_name(x) for x in first_starts}
+    if variant.start_rule == tf.StartRule.EVERY_OTHER:  # three players: every other cell of the ring
+        assert started <= {"p14", "x6", "h6"} or started <= {"x11", "p3", "h11"}, started
+    if variant.start_rule == tf.StartRule.OPPOSITE:  # two sides: partners on opposite cells
+        firsts = {c: board.cell_name(next(iter(starts.intersection(pl[0][1])))) for c, pl in pieces.items()}
+        opposite = {"r15": "r4", "r4": "r15", "z12": "j7", "j7": "z12", "z7": "j12", "j12": "z7"}
+        for a, b in ((0, 2), (1, 3)):
+            if a in firsts and b in firsts:
+                assert opposite[firsts[a]] == firsts[b], firsts
     if variant.alternate_rule:
         for v in range(board.num_vertices):
             per_colour = defaultdict(lambda: defaultdict(int))

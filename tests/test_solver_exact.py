@@ -482,6 +482,12 @@ def _solution_then_random(seed: int, keep: int, extra: int, alternate_rule: bool
     return g
 
 
+def test_the_enumeration_seeds_hold_both_answers():
+    # (so that the test below checks a "yes" and a "no", not one of them eight times)
+    answers = {_all_placed(_solution_then_random(seed, 76, 4).position, range(4)) for seed in range(8)}
+    assert answers == {True, False}
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_can_place_all_matches_enumeration(seed):
     # A solution taken back to 3 pieces a colour, then 4 random moves: some "yes", some "no".
