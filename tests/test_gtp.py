@@ -476,3 +476,19 @@ def test_the_readme_session_is_part_of_the_real_one():
     readme = _doc_block((root / "README.md").read_text(), "## Backend for other programs")
     session = _doc_block((root / "docs" / "gtp.md").read_text(), "### Example session")
     assert readme.strip() and readme.strip() in session
+
+
+@pytest.mark.parametrize("names", [("1", "2", "3", "4"), ("blue", "yellow", "red", "green"),
+                                   ("BLUE", "Yellow", "rEd", "GREEN")])
+def test_play_and_genmove_colour_arguments_name_their_colours(names):
+    # Only "blue" was ever used as a name: green mapped to red passed every test.
+    engine = GtpEngine(quiet=True, level=1, seed=3)
+    # In reverse turn order, so that each move is out of turn and its colour comes only from the
+    # argument.
+    for c, cell in reversed(list(zip(names, ("r15", "z12", "z7", "r4")))):
+        assert engine.handle(f"play {c} {cell}").startswith("="), c
+    assert [(int(c), str(m)) for c, m in engine.game.history] == [(3, "r4"), (2, "z7"), (1, "z12"), (0, "r15")]
+    for k in (3, 2, 1, 0):
+        reply = engine.handle(f"genmove {names[k]}")
+        assert reply.startswith("= ") and reply.strip() != "= pass", reply
+        assert int(engine.game.history[-1][0]) == k

@@ -333,3 +333,17 @@ def test_bad_move_numbers_are_value_errors(number):
     text = tf.random_game(tf.Variant.TWO_PLAYER, seed=2).to_blksgf()
     with pytest.raises(ValueError, match="move number"):
         tf.Game.from_blksgf(text, move_number=number)
+
+
+def test_legacy_setup_and_move_ids_map_to_their_colours():
+    # AB/AW (two-colour SGF setup) are read as blue/yellow setups; Pentobi 0.1's colour-name move
+    # properties and PL[B]/PL[W] name their colours. Each colour is checked by where its piece is.
+    # (The writer never produces these forms, so no round trip covers them: AW read as red passed.)
+    g = tf.Game.from_blksgf("(;GM[Blokus Trigon]AB[r15]AW[r4]PL[W])")
+    assert [(int(c), str(m)) for c, m in g.history] == [(0, "r15"), (1, "r4")]
+    assert g.turn == tf.Colour.YELLOW
+    occ = g.occupancy()
+    b = g.board
+    assert occ[b.parse_cell("r15")] == 0 and occ[b.parse_cell("r4")] == 1
+    g = tf.Game.from_blksgf("(;GM[Blokus Trigon];RED[z12];GREEN[z7];BLUE[r15];YELLOW[r4]PL[B])")
+    assert [(int(c), str(m)) for c, m in g.history] == [(2, "z12"), (3, "z7"), (0, "r15"), (1, "r4")]

@@ -379,3 +379,13 @@ def test_solve_callback_stops_only_on_false(reply):
 def test_solve_callback_must_be_callable():
     with pytest.raises(tf.SolverError, match="callback must be callable"):
         tf.solve_solo(callback=5, time_limit=1)
+
+
+def test_the_core_refuses_a_start_cell_given_to_two_colours():
+    # The public API refuses it; the private binding searched its whole time limit for a layout
+    # that cannot exist.
+    s = tf.board(9).start_cells[0]
+    with pytest.raises(ValueError, match="two colours"):
+        _core.solve_solo(tf.Game().position, [s, s, -1, -1], time_limit=60)
+    with pytest.raises(tf.SolverError):
+        tf.solve_solo(start_cells=[s, s, None, None], time_limit=60)

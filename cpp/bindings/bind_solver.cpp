@@ -274,6 +274,9 @@ void bind_solver(py::module_& m) {
             solver::SoloOptions o;
             for (int c = 0; c < kNumColours; ++c) {
                 if (start_cells[c] < -1 || start_cells[c] >= n) throw py::value_error("start cell out of range");
+                for (int k = 0; k < c; ++k)  // (the search would look for a layout that cannot exist)
+                    if (start_cells[c] >= 0 && start_cells[k] == start_cells[c])
+                        throw py::value_error("a start cell given to two colours");
                 o.start_cells[c] = start_cells[c];
             }
             o.seed = seed;
