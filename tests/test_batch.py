@@ -262,3 +262,32 @@ def test_analyse_takes_one_path_as_one_file(tmp_path):
     out = tmp_path / "a.jsonl"
     summary = analyse(str(rec), out, progress=False)
     assert summary.tasks == 1 and summary.ok and summary.results == 1
+
+
+def test_observation_planes_layout_is_relative_to_the_colour():
+    # The planes' layout checked against the position itself: the other observation test here
+    # compares play_games' planes with _core.observation_planes, which share write_planes, and
+    # test_env.py (which would catch a wrong colour order) skips without the rl extra.
+    for v in (tf.Variant.TWO_PLAYER, tf.Variant.FOUR_PLAYER, tf.Variant.THREE_PLAYER):
+        g = tf.random_game(v, seed=5)
+        start = tf.Game(v)
+        for _, m in g.history[:min(len(g.history), 14)]:
+            start.play(m)
+        pos = start.position
+        occ = pos.occupancy()
+        for c in range(4):
+            if not pos.in_play(c):
+                continue
+            planes, pieces = _core.observation_planes(pos, c)
+            assert planes.shape == (_core.PLANE_CHANNELS, occ.size) and pieces.shape == (4, 22)
+            for k in range(4):
+                oc = (c + k) % 4
+                assert np.array_equal(planes[k], (occ == oc).astype(np.int8)), (c, k)
+                left = pos.pieces_left(oc) if pos.in_play(oc) else 0
+                assert [int(x) for x in pieces[k]] == [left >> p & 1 for p in range(22)], (c, k)
+            if pos.started(c):
+                place = pos.attach_mask(c)
+            else:
+                place = np.isin(np.arange(occ.size), pos.start_cells(c))
+            assert np.array_equal(planes[4], place.astype(np.int8)), c
+            assert np.array_equal(planes[5], pos.forbidden_mask(c).astype(np.int8)), c

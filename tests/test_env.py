@@ -267,3 +267,25 @@ def test_unknown_agents_and_bad_seeds_are_value_errors():
             call()
     with pytest.raises(ValueError, match="seed"):
         e.reset(seed=-1)
+
+
+def test_legal_actions_of_an_agent_other_than_the_one_observed():
+    # legal_actions(agent) reuses the ids of the last observe(); the other tests ask only for the
+    # agent just observed, so a cache that ignored which agent it held went unnoticed.
+    e = TrigonEnv(tf.Variant.FOUR_PLAYER)
+    e.reset()
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    for step in range(8):
+        pos = g.position
+        for seen in e.agents:
+            e.observe(seen)  # fills the cache for `seen`
+            for other in e.agents:
+                c = int(other.split("_")[1])
+                assert np.array_equal(np.sort(e.legal_actions(other)), np.sort(pos.generate(c))), (seen, other)
+        e.observe(e.agent_selection)
+        ids = e.legal_actions()  # default: the agent to act, whatever was observed last
+        assert np.array_equal(np.sort(ids), np.sort(pos.generate(int(g.turn))))
+        e.observe(e.agents[(e.agents.index(e.agent_selection) + 1) % 4])
+        assert np.array_equal(np.sort(e.legal_actions()), np.sort(pos.generate(int(g.turn))))
+        e.step(int(ids[step % len(ids)]))
+        g.play(int(ids[step % len(ids)]))

@@ -361,3 +361,20 @@ def test_engine_nodes_can_be_read_while_it_searches():
         seen.append(engine.nodes)  # the tree is swapped at the start of a search: read under a lock
     t.join()
     assert seen and max(seen) > 0 and engine.nodes >= max(seen)
+
+
+@pytest.mark.parametrize("variant", [tf.Variant.TWO_PLAYER, tf.Variant.FOUR_PLAYER, tf.Variant.THREE_PLAYER],
+                         ids=repr)
+def test_root_move_values_are_the_movers_side_value(variant):
+    # The tree's value of a root move (MoveInfo.value, backed up through side_of_colour) must be
+    # the value of the side to move that the root statistics record (value_per_colour[turn]), for
+    # every colour to move: a tree backed up for the wrong side of red and green passed every
+    # other test (the strength test has the search play blue and red together).
+    game = tf.Game(variant)
+    for _ in range(len(variant.colours)):
+        turn = int(game.turn)
+        a = tf.analyse(game, simulations=400, seed=5, threads=1)
+        for m in a.moves[:3]:  # the most visited
+            assert m.visits >= 1, (turn, m.visits)
+            assert m.value == pytest.approx(m.value_per_colour[turn], abs=0.02), (turn, m.value, list(m.value_per_colour))
+        game.play(a.best_move)
