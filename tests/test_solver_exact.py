@@ -1077,3 +1077,57 @@ def test_repair_layout_accept_climbs_where_no_complete_layout_exists():
     assert sum(tf.Move.from_id(pid).size for _, pid in r["improved"]) == r["improved_area"]
     again = _core.repair_layout(g.position, 15, rest, nodes=200_000, seed=3, accept=True)
     assert again["improved"] == r["improved"] and again["nodes"] == r["nodes"]  # a node budget: deterministic
+
+
+def _tight_pocket(seed: int):
+    """A solved solo puzzle with a few of its pieces (4 triangles or more, of two colours or more,
+    no colour's first piece) taken out from one place: a free region of 21 to 40 cells that
+    touches none of the solution's empty cells, so it is exactly the area of the pieces left and
+    the bound counts it whole (a part bigger than the packed small parts). None when not found."""
+    sol = tf.solve_solo(seed=seed, time_limit=30)
+    assert sol.complete
+    g0 = sol.game
+    b, hist, occ = g0.board, g0.history, g0.occupancy()
+    owner = {x: i for i, (_, m) in enumerate(hist) for x in m.cell_indices}
+    empty = {x for x in range(b.num_cells) if occ[x] < 0}
+    firsts = {next(i for i, (c, _) in enumerate(hist) if c == k) for k in g0.variant.colours}
+
+    def usable(i):
+        cells = hist[i][1].cell_indices
+        return (len(cells) >= 4 and i not in firsts
+                and not any(y in empty for x in cells for y in b.edge_neighbours(x)))
+
+    for first in filter(usable, range(len(hist))):
+        chosen, frontier, area = [first], [first], len(hist[first][1].cell_indices)
+        while frontier and area < 21:
+            i = frontier.pop(0)
+            near = sorted({owner[y] for x in hist[i][1].cell_indices for y in b.edge_neighbours(x) if y in owner})
+            for j in near:
+                if j not in chosen and usable(j) and area < 21:
+                    chosen.append(j)
+                    frontier.append(j)
+                    area += len(hist[j][1].cell_indices)
+        if 21 <= area <= 40 and len({hist[i][0] for i in chosen}) >= 2:
+            g = tf.Game()
+            for i, (c, m) in enumerate(hist):
+                if i not in chosen:
+                    g.setup(c, m)
+            g.set_turn(hist[chosen[0]][0])
+            return g, area
+    return None
+
+
+def test_a_tight_pocket_of_several_colours_is_a_yes():
+    # The bounds must stay sound where a big part is filled exactly: a bound one cell too strong
+    # for parts of over 20 cells (coverable() counting n - 1) passed every other test, and here
+    # it proves a false "no" at the root.
+    found = _tight_pocket(5)
+    assert found is not None
+    g, area = found
+    left = sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for c in g.variant.colours for p in g.pieces_left(c))
+    free = int((g.occupancy() < 0).sum())
+    assert left == area and free == area + 46  # the pocket, and the solution's 46 empty cells
+    for kw in (dict(heuristic=False), dict(), dict(threads=2)):
+        r = tf.can_place_all(g, time_limit=20, **kw)
+        assert r.proven and r.answer is True, kw
+        assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
