@@ -75,6 +75,18 @@ public:
         }
     }
 
+    // Waits until every thread started has finished or `seconds` have passed; true when finished.
+    bool wait_for(double seconds) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        return finished_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return running_ == 0; });
+    }
+
+    // True when every thread started has finished (or none was).
+    bool done() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return running_ == 0;
+    }
+
     // Joins every thread, then rethrows the group's first exception (once).
     void join() {
         join_threads();

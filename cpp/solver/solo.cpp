@@ -395,10 +395,7 @@ SoloSearch::SoloSearch(const Position& start, const SoloOptions& options)
         if (start.in_play(c)) shared_->target += area_of(start.pieces_left(c));
 }
 
-SoloSearch::~SoloSearch() {
-    stop();
-    join_all();
-}
+SoloSearch::~SoloSearch() = default;  // (workers_ stops and joins the workers before shared_ goes)
 
 void SoloSearch::start() {
     shared_->t0 = Clock::now();
@@ -408,37 +405,17 @@ void SoloSearch::start() {
         const bool active = p.in_play(c) && (!shared_->opt.colours || (shared_->opt.colours >> c & 1));
         if (active && p.pieces_left(c) && !p.has_move(c)) return;
     }
-    for (int i = 0; i < shared_->opt.threads; ++i) {
-        threads_.emplace_back([this, i] {
-            failure_.guard([&] {
-                Worker w(*shared_, i);
-                w.run();
-            }, [] {});
-            stop_.store(true);  // one worker ending (success, time or failure) ends the race
-            {
-                std::lock_guard<std::mutex> lock(wait_mu_);
-                finished_.fetch_add(1);
-            }
-            wait_cv_.notify_all();
+    for (int i = 0; i < shared_->opt.threads; ++i)
+        workers_.start([this, i] {
+            Worker w(*shared_, i);
+            w.run();
+            stop();  // one worker ending (success or time) ends the race; a failure stops it too
         });
-    }
 }
 
-bool SoloSearch::wait_for(double seconds) {
-    std::unique_lock<std::mutex> lock(wait_mu_);
-    wait_cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done(); });
-    return done();
-}
+bool SoloSearch::wait_for(double seconds) { return workers_.wait_for(seconds); }
 
-void SoloSearch::join() {
-    join_all();
-    failure_.rethrow();
-}
-
-void SoloSearch::join_all() {
-    for (auto& t : threads_)
-        if (t.joinable()) t.join();
-}
+void SoloSearch::join() { workers_.join(); }
 
 SoloStats SoloSearch::stats() const {
     SoloStats s;

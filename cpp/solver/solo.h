@@ -6,17 +6,15 @@
 
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "core/position.h"
-#include "core/thread_failure.h"
+#include "core/thread_group.h"
 
 namespace trigon::solver {
 
@@ -62,7 +60,7 @@ public:
     SoloSearch& operator=(const SoloSearch&) = delete;
 
     void start();
-    bool done() const { return finished_.load() == static_cast<int>(threads_.size()); }
+    bool done() { return workers_.done(); }
     void stop() { stop_.store(true); }
     // Waits for the workers; rethrows a worker's exception (once).
     void join();
@@ -82,15 +80,10 @@ public:
     struct Shared;  // state shared by the workers (defined in solo.cpp)
 
 private:
-    void join_all();  // join() without the rethrow (the destructor's)
-
     std::unique_ptr<Shared> shared_;
-    std::vector<std::thread> threads_;
-    ThreadFailure failure_;  // a worker's exception, for join()
     std::atomic<bool> stop_{false};
-    std::atomic<int> finished_{0};
-    std::mutex wait_mu_;
-    std::condition_variable wait_cv_;
+    // (last: destroyed first, it stops and joins the workers, which use shared_ and stop_)
+    ThreadGroup workers_{[this] { stop(); }};
 };
 
 // Blocking convenience for C++ callers and tests.
