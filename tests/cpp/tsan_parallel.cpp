@@ -290,17 +290,22 @@ struct FailingCopy {
     void operator()() const {}
 };
 
+// Starts n workers that spin until `stop` is set, then count themselves in `ended`.
+void start_spinners(ThreadGroup& group, int n, std::atomic<bool>& stop, std::atomic<int>& ended) {
+    for (int i = 0; i < n; ++i)
+        group.start([&] {
+            while (!stop.load()) std::this_thread::yield();
+            ++ended;
+        });
+}
+
 void thread_group() {
     // A body's exception stops the others (they spin on the flag) and join() rethrows it.
     {
         std::atomic<bool> stop{false};
         std::atomic<int> ended{0};
         ThreadGroup group([&] { stop = true; });
-        for (int i = 0; i < 3; ++i)
-            group.start([&] {
-                while (!stop.load()) std::this_thread::yield();
-                ++ended;
-            });
+        start_spinners(group, 3, stop, ended);
         group.start([] { throw std::runtime_error("worker failed"); });
         bool rethrown = false;
         try {
@@ -318,11 +323,7 @@ void thread_group() {
         bool thrown = false;
         try {
             ThreadGroup group([&] { stop = true; });
-            for (int i = 0; i < 2; ++i)
-                group.start([&] {
-                    while (!stop.load()) std::this_thread::yield();
-                    ++ended;
-                });
+            start_spinners(group, 2, stop, ended);
             FailingCopy body;
             body.armed = true;
             group.start(body);
@@ -338,11 +339,7 @@ void thread_group() {
         bool thrown = false;
         try {
             ThreadGroup group([&] { stop = true; });
-            for (int i = 0; i < 2; ++i)
-                group.start([&] {
-                    while (!stop.load()) std::this_thread::yield();
-                    ++ended;
-                });
+            start_spinners(group, 2, stop, ended);
             group.wait(std::chrono::milliseconds(1), [] { throw std::runtime_error("poll failed"); });
         } catch (const std::runtime_error&) {
             thrown = true;
