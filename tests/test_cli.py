@@ -17,7 +17,7 @@ from trigon_fast.cli.common import greedy_move
 from trigon_fast.cli.match_cmd import wilson_interval
 
 SVG = "{http://www.w3.org/2000/svg}"
-SUBCOMMANDS = ["render", "play", "bench", "solve", "analyse", "match", "pattern"]
+SUBCOMMANDS = ["render", "play", "bench", "solve", "analyse", "exact", "match", "pattern"]
 
 
 def trigon(*args, input=None, cwd=None, timeout=120):
@@ -73,6 +73,7 @@ def test_help(sub):
     ["pattern", "missing.txt"],
     ["pattern", "-", "--pieces", "2,Q9"],
     ["pattern", "-", "--threads", "0"],
+    ["exact", "missing.blksgf"],
 ])
 def test_bad_arguments_give_one_line(args, tmp_path):
     assert_one_line_error(trigon(*args, cwd=tmp_path, input="xxxx\n"))
@@ -91,6 +92,7 @@ def test_bad_arguments_give_one_line(args, tmp_path):
     ["solve", "--seed", "-1"],
     ["analyse", "missing.blksgf", "--time", "0"],
     ["analyse", "missing.blksgf", "--threads", "257"],
+    ["exact", "missing.blksgf", "--node-limit", "-1"],
 ])
 def test_argument_mistakes_exit_2_before_any_work(args, tmp_path):
     r = trigon(*args, cwd=tmp_path, input="q15,r15,p16,q16,o17,p17\nquit\n")
@@ -338,6 +340,67 @@ def test_solve_many(tmp_path):
     assert len(keys) == 12  # distinct up to symmetry and colour renaming
     r = run_in_process(["solve", "--count", "2", "--out", str(tmp_path / "one.blksgf")])
     assert r.exit_code != 0 and "--out-dir" in r.output
+
+
+def _triangles_left(game, colour):
+    return sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for p in game.pieces_left(colour))
+
+
+def test_exact_yes_saves_a_witness_that_completes_the_position(tmp_path):
+    g = tf.solve_solo(seed=1, time_limit=10).game
+    while len(g.history) > 40:  # ten pieces a colour placed: a "yes" to find
+        g.undo()
+    rec, out, svg = tmp_path / "s.blksgf", tmp_path / "w.blksgf", tmp_path / "w.svg"
+    rec.write_text(g.to_blksgf())
+    r = run_in_process(["exact", str(rec), "--max", "--json", "--out", str(out), "--svg", str(svg)])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    left = {colour: _triangles_left(g, c) for c, colour in enumerate(["blue", "yellow", "red", "green"])}
+    assert report["answer"] == "yes" and report["proven"] and report["move_number"] == 40
+    assert report["triangles_left"] == left
+    assert report["best_triangles"] == report["target_triangles"] == sum(left.values())
+    assert {k: (v["triangles"], v["of"], v["proven"]) for k, v in report["max_placeable"].items()} == \
+        {k: (n, n, True) for k, n in left.items()}
+    w = tf.Game.from_blksgf(out.read_text())  # the position, then the witness: every piece placed
+    assert [str(m) for m in w.moves[:40]] == [str(m) for m in g.moves]
+    assert [str(m) for m in w.moves[40:]] == [m for _, m in report["layout"]]
+    assert all(not w.pieces_left(c) for c in w.variant.colours)
+    assert len(occupied_polygons(svg.read_text())) == 440
+
+
+def test_exact_no_not_proven_and_colours(tmp_path):
+    g = greedy_game(tf.Variant.FOUR_PLAYER)
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(g.to_blksgf())
+    at48 = g.copy()
+    while len(at48.history) > 48:
+        at48.undo()
+    r = run_in_process(["exact", str(rec), "--move", "48", "--max", "--out", str(tmp_path / "none.blksgf")])
+    assert r.exit_code == 0, r.output
+    total = sum(_triangles_left(at48, c) for c in range(4))
+    assert f"pieces left: blue 10, yellow 10, red 10, green 10 ({total} triangles)" in r.stdout
+    assert "no: proven by exhaustive search" in r.stdout
+    for c, name in enumerate(["blue", "yellow", "red", "green"]):
+        m = tf.max_placeable(at48, c)
+        assert m.proven
+        assert f"{name} alone: exactly {m.triangles} of its {_triangles_left(at48, c)} triangles" in r.stdout
+    assert "no layout to save: the answer is no" in r.output and not (tmp_path / "none.blksgf").exists()
+    # A node limit of the exhaustive search alone: not proven, the same on every run.
+    args = ["exact", str(rec), "--move", "40", "--exhaustive", "--node-limit", "50", "--json"]
+    first, again = run_in_process(args), run_in_process(args)
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    assert report["answer"] == "not proven" and not report["proven"] and report["best_triangles"] is None
+    assert report["nodes"] <= 51 and report["layout"] == []
+    assert {k: v for k, v in report.items() if k != "seconds"} == \
+        {k: v for k, v in json.loads(again.stdout).items() if k != "seconds"}
+    r = run_in_process(["exact", str(rec), "--move", "40", "--colours", "red", "--json"])
+    assert json.loads(r.stdout)["colours"] == ["red"] and json.loads(r.stdout)["answer"] == "yes"
+    three = greedy_game(tf.Variant.THREE_PLAYER, keep=9)
+    (tmp_path / "t.blksgf").write_text(three.to_blksgf())
+    for bad in (["--colours", "green"], ["--colours", "none"], ["--move", "10"]):
+        r = run_in_process(["exact", str(tmp_path / "t.blksgf"), *bad])
+        assert r.exit_code == 2, (bad, r.output)
 
 
 def test_play_hint_and_save(tmp_path):

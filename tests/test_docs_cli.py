@@ -27,8 +27,9 @@ def examples():
 
 def varies(command):
     """Whether a command's output changes from run to run (timings) or with the engine's tuning
-    (the solver's and the search's answers): then only its exit status is checked."""
-    return " bench" in command or "solve" in command or "analyse" in command or \
+    (the solver's and the search's answers, the exact search's node counts): then only its exit
+    status is checked."""
+    return " bench" in command or "solve" in command or "analyse" in command or " exact" in command or \
         re.search(r"level=|simulations=", command) is not None
 
 

@@ -138,3 +138,22 @@ def test_ctrl_c_ending_iter_solutions_is_reported_even_with_nothing_new():
     assert p.returncode == 0, out
     assert "found 0 interrupted True <SolutionIterator 0 found, interrupted>" in out
     assert waited < 5
+
+
+def test_ctrl_c_ends_trigon_exact_with_the_answer_so_far(tmp_path):
+    import json
+
+    import trigon_fast as tf
+
+    rec = tmp_path / "g.blksgf"
+    game = tf.random_game(seed=3)
+    while len(game.history) > 40:  # 12 pieces a colour: not settled in a minute
+        game.undo()
+    rec.write_text(game.to_blksgf())
+    p = subprocess.Popen([sys.executable, "-m", "trigon_fast.cli", "exact", str(rec), "--time-limit", "120",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err, waited = _ctrl_c_after(p, 3.0)  # (the import and record read first)
+    assert waited < 5 and p.returncode == 130, (p.returncode, err)
+    report = json.loads(out)
+    assert report["interrupted"] is True and report["answer"] == "not proven" and report["seconds"] < 60
+    assert "interrupted: the answer so far is shown" in err and "Traceback" not in err
