@@ -93,6 +93,18 @@ def test_bad_arguments_give_one_line(args, tmp_path):
     ["analyse", "missing.blksgf", "--time", "0"],
     ["analyse", "missing.blksgf", "--threads", "257"],
     ["exact", "missing.blksgf", "--node-limit", "-1"],
+    # Not finite: NaN passes every comparison of a range (a time limit that never runs out).
+    ["exact", "missing.blksgf", "--time-limit", "nan"],
+    ["solve", "--time-limit", "inf"],
+    ["pattern", "-", "--time-limit", "1e400"],
+    ["analyse", "missing.blksgf", "--mistake", "nan"],
+    ["render", "missing.blksgf", "--svg", "b.svg", "--cell", "nan"],
+    ["exact", "missing.blksgf", "--threads", "65"],  # (the exact search's limit, as the API's)
+    ["pattern", "-", "--pieces", "V,Q"],
+    ["pattern", "-", "--pieces", ","],
+    # Files that could not be written, refused before any work.
+    ["solve", "--out", "no_such_folder/s.blksgf"],
+    ["play", "--save", "no_such_folder/g.blksgf"],
 ])
 def test_argument_mistakes_exit_2_before_any_work(args, tmp_path):
     r = trigon(*args, cwd=tmp_path, input="q15,r15,p16,q16,o17,p17\nquit\n")
@@ -401,6 +413,45 @@ def test_exact_no_not_proven_and_colours(tmp_path):
     for bad in (["--colours", "green"], ["--colours", "none"], ["--move", "10"]):
         r = run_in_process(["exact", str(tmp_path / "t.blksgf"), *bad])
         assert r.exit_code == 2, (bad, r.output)
+
+
+def test_setup_placements_are_not_moves(tmp_path):
+    # A record's setup (A1..A4) is part of every position: --move N counts moves only.
+    g = tf.Game()
+    g.setup(0, "q15,r15,p16,q16,o17,p17")
+    g.setup(2, "r4")
+    for m in ("j16,k16,l16,m16,l17,m17", "j6,l6,j7,k7,l7", "q2,r2,s2,t2,u2,r3"):
+        g.play(m)
+    rec = tmp_path / "setup.blksgf"
+    rec.write_text(g.to_blksgf())
+    r = run_in_process(["exact", str(rec), "--move", "0", "--colours", "blue,red", "--json"])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert report["move_number"] == 0 and report["triangles_left"] == {"blue": 104, "red": 109}
+    r = run_in_process(["exact", str(rec), "--colours", "blue", "--json"])
+    assert json.loads(r.stdout)["move_number"] == 3 and json.loads(r.stdout)["triangles_left"] == {"blue": 98}
+    r = run_in_process(["exact", str(rec), "--move", "4"])
+    assert r.exit_code == 2 and "the record has moves 0..3, not 4" in r.output
+    r = run_in_process(["analyse", str(rec), "--json", "--simulations", "10"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)["moves"]
+    assert [(row["number"], row["played"]) for row in rows] == [(1, "j16,k16,l16,m16,l17,m17"),
+                                                                 (2, "j6,l6,j7,k7,l7"), (3, "q2,r2,s2,t2,u2,r3")]
+    svg = tmp_path / "b.svg"
+    assert run_in_process(["render", str(rec), "--svg", str(svg), "--move-numbers"]).exit_code == 0
+    labels = [t.text for e in ET.fromstring(svg.read_text()).iter(SVG + "g") if e.get("class") == "labels" for t in e]
+    assert sorted(labels) == ["1", "2", "3"]
+    assert run_in_process(["render", str(rec), "--svg", str(svg), "--move", "1"]).exit_code == 0
+    assert len(occupied_polygons(svg.read_text())) == 6 + 1 + 6  # both setups and move 1
+
+
+def test_output_files_are_checked_before_the_work(tmp_path):
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(greedy_game(tf.Variant.FOUR_PLAYER, keep=40).to_blksgf())
+    r = run_in_process(["exact", str(rec), "--out", str(tmp_path / "nope" / "w.blksgf")])
+    assert r.exit_code == 2 and "there is no folder" in r.output and "position after" not in r.output
+    r = run_in_process(["analyse", str(rec), "--plot", str(tmp_path / "nope" / "v.svg"), "--simulations", "10"])
+    assert r.exit_code == 2 and "there is no folder" in r.output and "mistakes" not in r.output
 
 
 def test_play_hint_and_save(tmp_path):

@@ -201,6 +201,14 @@ def test_old_pentobi_forms_are_read():
     ("(;GM[Blokus Trigon]TFRULES[variant=two_player])", "does not fit GM", 1, 28),
     ("(;GM[Blokus Trigon]TFRULES[variant=chess])", "bad TFRULES", 1, 28),
     ("(;GM[Blokus Trigon]TFRULES[speed=9])", "unknown TFRULES key", 1, 28),
+    ("(;GM[Blokus Trigon]TFRULES[variant=solo colours=9])", "colours are numbers 1..4 .* not '9'", 1, 28),
+    ("(;GM[Blokus Trigon]TFRULES[alternate=2])", "alternate is 0 or 1, not '2'", 1, 28),
+    ("(;GM[Blokus Trigon]TFRULES[variant=solo side=7])", "side is 9 or 8, not '7'", 1, 28),
+    ("(;GM[Blokus Trigon]TFRULES[start=far])", "start is one of any, opposite, every_other, not 'far'", 1, 28),
+    # Moves that would be dropped unseen: Trigon records have 1..4 only.
+    ("(;GM[Blokus Trigon];B[r15])", "B\\[...\\] is not a move of a Trigon record.*Blokus Duo", 1, 23),
+    ("(;GM[Blokus Trigon];1[r15]\n;W[r4])", "W\\[...\\] is not a move", 2, 4),
+    ("(;GM[Blokus Trigon];5[r15])", "5\\[...\\] is not a move of a Trigon record: moves are 1", 1, 23),
 ])
 def test_malformed_records_name_line_and_column(text, message, line, column):
     with pytest.raises(RecordError, match=message) as info:
@@ -217,6 +225,16 @@ def test_missing_file_and_non_utf8(tmp_path):
     bad.write_bytes("(;GM[Blokus Trigon]C[caf\xe9])".encode("latin-1"))
     with pytest.raises(RecordError, match="not UTF-8"):
         tf.read_blksgf(bad)
+
+
+def test_a_file_whose_name_looks_like_record_text_is_read(tmp_path, monkeypatch):
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=5)
+    monkeypatch.chdir(tmp_path)
+    for name in ("game[1].blksgf", "(copy).blksgf"):
+        (tmp_path / name).write_text(g.to_blksgf())
+        assert tf.Game.from_blksgf(name).moves == g.moves
+    with pytest.raises(RecordError):  # not a file there: text, and bad text
+        tf.read_blksgf("game[2].blksgf")
 
 
 def test_parse_sgf_escapes_and_collections():

@@ -309,6 +309,21 @@ def test_bad_input_is_a_value_error(kwargs):
         tf.solve_solo(**kwargs)
 
 
+def test_a_finished_game_is_its_own_answer():
+    sol = tf.solve_solo(seed=1, time_limit=30)
+    again = tf.solve_solo(game=sol.game)  # every piece placed: complete, nothing searched
+    assert again.complete and again.moves == [] and again.total_score == 80 and again.unplaced_triangles == 0
+    assert again.game.moves == sol.game.moves and again.stats.nodes == 0
+    assert [s.complete for s in tf.solve_solo(game=sol.game, count=3)] == [True]
+    stuck = tf.random_game(tf.Variant.solo(), seed=2)  # over, pieces left: not complete, short by them
+    assert stuck.is_over
+    left = sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for c in range(4) for p in stuck.pieces_left(c))
+    r = tf.solve_solo(game=stuck)
+    assert not r.complete and r.unplaced_triangles == left > 0 and r.game.moves == stuck.moves
+    with pytest.raises(tf.SolverError, match="is not the game's"):
+        tf.solve_solo(tf.Variant.TWO_PLAYER, game=tf.Game())
+
+
 def test_start_cells_by_colour_name():
     board = tf.board(9)
     cell = board.cell_name(board.start_cells[0])

@@ -281,9 +281,14 @@ def test_odd_limits_and_colours_are_refused():
 
 
 def test_pattern_puzzle_bad_input_and_options():
-    for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"])):
+    for region, pieces in ((["a1"], ["1"]), (["r15", "r15"], ["2"]), (["r15"], ["Q9"]), ([999], ["1"]),
+                           (None, ["1"]), (5, ["1"]), ("xxxx", 5)):
         with pytest.raises(tf.SolverError):
             tf.PatternPuzzle(region, pieces=pieces)
+    with pytest.raises(tf.SolverError, match="a region is a text picture or a list of cells, not NoneType"):
+        tf.solve_pattern(None, pieces="1")
+    with pytest.raises(tf.SolverError, match="pieces are a list of piece names .* not int"):
+        tf.solve_pattern("xxxx", pieces=5)
     with pytest.raises(tf.SolverError):
         tf.PatternPuzzle("xxxx", pieces=["2", "2"], side=7)
     p = tf.PatternPuzzle("xxxx", pieces=["2", "2"])

@@ -15,11 +15,12 @@ from typing import Type
 
 import numpy as np
 
-__all__ = ["MAX_COUNT", "MAX_THREADS", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
+__all__ = ["MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
 MAX_THREADS = 256  # the search's and the solo solver's threads
+MAX_EXACT_THREADS = 64  # the exact and pattern solvers' threads (each holds its own tables of problems met)
 
 
 def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:

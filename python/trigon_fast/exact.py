@@ -125,7 +125,12 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
     parts (0: no limit) ran out first, or Ctrl-C stopped it (``interrupted``). A "not proven"
     carries ``best_layout``, the layout found that places most triangles (``best_triangles`` of
     ``target_triangles``), extended greedily until no colour asked can place more: what can
-    surely be placed, not a bound on what can.
+    surely be placed, not a bound on what can (None when no such layout was looked for).
+
+    ``node_limit`` is for repeatable runs of the exhaustive search (``heuristic=False``, one
+    thread: the same nodes, the same answer). With ``heuristic`` it bounds the nodes of the
+    exhaustive stages only, while the guided search runs by time; a limit of 20,000 or less is
+    spent by the first stage alone, so nothing else runs (no witness search, no best layout).
 
     How far it reaches: four colours with up to ten pieces each are mostly settled in seconds,
     eleven about half the time; from twelve, "yes"es are found (a solution spoilt by a few moves,
@@ -164,7 +169,7 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     game = game.copy()  # (under its lock: another thread may play on while this searches)
     _check_seconds(time_limit)
-    threads = _args.integer("threads", threads, 1, 64, SolverError)
+    threads = _args.integer("threads", threads, 1, _args.MAX_EXACT_THREADS, SolverError)
     nodes = _check_nodes(node_limit)
     heuristic = _args.flag("heuristic", heuristic, SolverError)
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),

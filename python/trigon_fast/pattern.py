@@ -16,7 +16,7 @@ A puzzle solved again and again (other options, other threads, a GUI's redraws) 
 from __future__ import annotations
 
 import operator
-from collections import Counter
+from collections import Counter, abc
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, List, Mapping, Optional, Tuple, Union
@@ -136,6 +136,8 @@ def _region_cells(region, side: int) -> List[int]:
         if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region:
             return parse_region(region, side)
         region = [s.strip() for s in region.split(",") if s.strip()]
+    if not isinstance(region, abc.Iterable):
+        raise SolverError(f"a region is a text picture or a list of cells, not {type(region).__name__}")
     cells = []
     for c in region:
         if isinstance(c, str):
@@ -172,6 +174,8 @@ def _named_piece_counts(names: Tuple[str, ...]) -> Tuple[int, ...]:
 
 
 def _counts_of(pieces) -> List[int]:
+    if not isinstance(pieces, abc.Iterable):
+        raise SolverError(f"pieces are a list of piece names or a mapping name -> count, not {type(pieces).__name__}")
     counts = [0] * len(PIECE_NAMES)
     items = pieces.items() if isinstance(pieces, Mapping) else Counter(pieces).items()
     for p, n in items:
@@ -201,7 +205,7 @@ def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
     _check_seconds(time_limit)
     if method not in ("auto", "frontier", "mrv"):
         raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
-    _args.integer("threads", threads, 1, 64, SolverError)
+    _args.integer("threads", threads, 1, _args.MAX_EXACT_THREADS, SolverError)
     return _args.integer("max_solutions", max_solutions, 0, _args.MAX_COUNT, SolverError)
 
 

@@ -362,20 +362,31 @@ def _variant_from_root(root: Node) -> Variant:
     unknown = set(fields) - {"variant", "alternate", "start", "colours", "side"}
     if unknown:
         raise RecordError(f"unknown {RULES_PROPERTY} key(s): {', '.join(sorted(unknown))}", rline, rcol)
+    def bad(what: str) -> RecordError:
+        return RecordError(f"bad {RULES_PROPERTY}[{rules}]: {what}", rline, rcol)
+
+    # Keys left out take Pentobi's rules, as the GM name alone does.
+    alternate = {"0": False, "1": True}.get(fields.get("alternate", "0"))
+    if alternate is None:
+        raise bad(f"alternate is 0 or 1, not {fields['alternate']!r}")
+    start_names = {v: k for k, v in _START_NAMES.items()}
+    if fields.get("start", "any") not in start_names:
+        raise bad(f"start is one of {', '.join(start_names)}, not {fields['start']!r}")
+    start = start_names[fields.get("start", "any")]
+    colours = side = None
+    if "colours" in fields:
+        numbers = fields["colours"].split(",")
+        if not all(n in ("1", "2", "3", "4") for n in numbers):
+            raise bad(f"colours are numbers 1..4 separated by commas, not {fields['colours']!r}")
+        colours = tuple(sorted(int(n) - 1 for n in numbers))
+    if "side" in fields:
+        if fields["side"] not in ("8", "9"):
+            raise bad(f"side is 9 or 8, not {fields['side']!r}")
+        side = int(fields["side"])
     try:
-        kind = fields.get("variant", _GAME_NAMES[gm])
-        alternate = {"0": False, "1": True}[fields.get("alternate", "0")]
-        start_names = {v: k for k, v in _START_NAMES.items()}
-        # Keys left out take Pentobi's rules, as the GM name alone does.
-        start = start_names[fields["start"]] if "start" in fields else StartRule.ANY
-        colours = side = None
-        if "colours" in fields:
-            colours = tuple(sorted(int(c) - 1 for c in fields["colours"].split(",")))
-        if "side" in fields:
-            side = int(fields["side"])
-        variant = _canonical(kind, alternate, start, colours, side)
+        variant = _canonical(fields.get("variant", _GAME_NAMES[gm]), alternate, start, colours, side)
     except (KeyError, ValueError) as e:
-        raise RecordError(f"bad {RULES_PROPERTY}[{rules}]: {e}", rline, rcol) from None
+        raise bad(str(e)) from None
     if game_name(variant) != gm:
         raise RecordError(f"{RULES_PROPERTY}[{rules}] does not fit GM[{gm}] (expected GM[{game_name(variant)}])",
                           rline, rcol)
@@ -461,6 +472,11 @@ class Record:
         played = 0
         for node in (self.main_line() if nodes is None else nodes):
             moves = [k for k in node.properties if k in _MOVE_IDS]
+            stray = [k for k in node.properties if k in ("B", "W") or (k.isdigit() and k not in _MOVE_IDS)]
+            if stray:  # a move that would be dropped unseen: Pentobi's Trigon records use 1..4 only
+                raise RecordError(f"{stray[0]}[...] is not a move of a Trigon record: moves are 1[...] to 4[...]"
+                                  + (" (B and W are for two-colour games such as Blokus Duo)" if stray[0] in "BW" else ""),
+                                  *node.position(stray[0]))
             if move_number is not None and moves and played + 1 >= move_number:
                 break
             g = self._apply_setup(g, node)
@@ -646,9 +662,12 @@ class Record:
 
 
 def _looks_like_path(text: str) -> bool:
-    # Record text starts with '(' and has brackets; a file name rarely has either.
+    # Record text starts with '(' and has brackets; a file name rarely has either, and one that
+    # has them ("game[1].blksgf", "(copy).blksgf") is read when the file is there.
     stripped = text.strip()
-    return bool(stripped) and not stripped.startswith("(") and "[" not in stripped and "\n" not in stripped
+    if "\n" in stripped or not stripped:
+        return False
+    return (not stripped.startswith("(") and "[" not in stripped) or os.path.isfile(text)
 
 
 def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
@@ -656,7 +675,8 @@ def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
         try:
             return source.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise RecordError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise RecordError(f"not UTF-8 text ({e.reason} at byte {e.start}): blksgf records are UTF-8, "
+                              "whatever their CA[...] says") from None
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = os.fspath(source)
         if not os.path.exists(path):
@@ -669,7 +689,8 @@ def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
             with open(path, encoding="utf-8") as f:
                 return f.read()
         except UnicodeDecodeError as e:
-            raise RecordError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise RecordError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}): blksgf records are "
+                              "UTF-8, whatever their CA[...] says") from None
     if not isinstance(source, str):
         raise TypeError(f"a record is text or a path, not {type(source).__name__}")
     return source
@@ -677,7 +698,8 @@ def _read_text(source: Union[str, bytes, "os.PathLike[str]"]) -> str:
 
 def read_blksgf(source: Union[str, bytes, "os.PathLike[str]"]) -> Record:
     """Parse a record given as text, bytes, or a file path (a ``str`` is taken as text when it
-    starts with ``(`` or holds ``[`` or a newline; pass a ``pathlib.Path`` to be explicit). The
+    starts with ``(`` or holds ``[`` or a newline, unless it is one line naming an existing file;
+    pass a ``pathlib.Path`` to be explicit). The
     first game tree of a collection is used; every move of its main line is checked."""
     text = _read_text(source)
     roots = parse_sgf(text)

@@ -250,10 +250,12 @@ def _labels_for(b, labels: Optional[LabelMap]) -> Dict[int, str]:
 
 
 def _move_number_labels(game) -> Dict[int, str]:
-    """Each placed piece's number (1-based, in play order) on its cell nearest its centre."""
+    """Each move's number (1-based, in play order) on its piece's cell nearest its centre; a
+    record's setup placements are not moves and carry no number."""
     b = game.board
     out: Dict[int, str] = {}
-    for i, (_, move) in enumerate(game.history, start=1):
+    moves = [m for _, m, setup in game._history if not setup]
+    for i, move in enumerate(moves, start=1):
         cells = move.cell_indices
         xs = [b.cell_xy(c) for c in cells]
         mx, my = sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs)

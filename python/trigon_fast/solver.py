@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
-from .move import Move
+from .move import PIECE_NAMES, PIECE_SIZES, Move
 from .variants import Colour, Variant
 
 __all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
@@ -177,6 +177,15 @@ def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solut
                     interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
 
 
+def _finished(game: Game) -> Solution:
+    """A game no colour can move in any more, as a Solution: complete when every colour in play
+    has placed all its pieces, else short by the triangles they still hold."""
+    short = sum(PIECE_SIZES[PIECE_NAMES.index(p)] for c in game.variant.colours for p in game.pieces_left(c))
+    stats = SolveStats(nodes=0, seconds=0.0, restarts=0, best_placed=0, target=0, solutions=int(short == 0))
+    return Solution(game=game, moves=[], scores=game.scores(), complete=short == 0, stats=stats,
+                    unplaced_triangles=short)
+
+
 def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
                start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
                threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None, count: int = 1,
@@ -205,15 +214,14 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         if not isinstance(game, Game):
             raise SolverError(f"game must be a Game, not {type(game).__name__}")
         if variant is not None and variant != game.variant:
-            raise SolverError("give either a variant or a game, not both")
+            raise SolverError(f"the variant given ({variant!r}) is not the game's ({game.variant!r}): "
+                              "give the game alone")
         variant = game.variant
         if alternate_rule and not variant.alternate_rule:
             raise SolverError("the game's variant does not use the alternate rule")
         if colours is not None:
             raise SolverError("colours come from the game's variant")
         base = game.copy()  # (under its lock: another thread may play on while this solves)
-        if base.is_over:
-            raise SolverError("the game is over")
     else:
         variant = _resolve_variant(variant, alternate_rule, colours)
         base = Game(variant)
@@ -236,6 +244,9 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         def cb(d):  # adapts the C++ dict to SolveStats; only False stops it (as analyse's callback)
             return callback(_stats(d)) is not False
 
+    if base.is_over:  # nothing to search: the game as it stands is the answer
+        done = _finished(base)
+        return done if count == 1 else [done]
     out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
                            count=count, triangle_last=triangle_last, restart_nodes=restart_nodes,
                            callback=cb)

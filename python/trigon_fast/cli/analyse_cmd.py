@@ -13,7 +13,8 @@ from .. import _args, render, search
 from ..game import Game
 from ..move import Move
 from ..variants import Variant
-from .common import colour_name, game_at, interrupted_exit, progress, read_game, write_picture
+from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
+                     move_indices, progress, read_game, write_picture)
 from .group import main
 
 
@@ -41,14 +42,14 @@ def _final_value(game: Game, colour: int) -> float:
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=int, help="Analyse only the position after this many moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw each colour's value over the game (SVG, or PNG by suffix).")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", type=OutputFile(picture=True), help="Draw each colour's value over the game (SVG, or PNG by suffix).")
+@click.option("--svg", "svg_path", type=OutputFile(picture=True),
               help="With --move: draw the position with the best moves and their values (SVG, or PNG by suffix).")
 @click.option("--simulations", type=click.IntRange(min=1), default=2000, show_default=True, help="Simulations per position.")
-@click.option("--time", "time_s", type=click.FloatRange(min=0.0, min_open=True), default=None, help="Seconds per position (instead of simulations).")
+@click.option("--time", "time_s", type=FiniteRange(min=0.0, min_open=True), default=None, help="Seconds per position (instead of simulations).")
 @click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Search threads.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Search seed (one thread: same seed, same result).")
-@click.option("--mistake", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Drop of the mover's value (0..1) that counts as a mistake.")
+@click.option("--mistake", type=FiniteRange(0, 1), default=0.1, show_default=True, help="Drop of the mover's value (0..1) that counts as a mistake.")
 def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, time_s, threads, seed, mistake):
     """The engine's view of one position or of every move of a game: best move, values,
     mistakes (moves after which the mover's value fell by more than --mistake).
@@ -95,31 +96,33 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         return
 
     history = game.history
+    moves = move_indices(game)  # (setup placements are not moves: they are not judged)
     rows: List[Dict[str, Any]] = []
     analyses: List[Optional[search.Analysis]] = []
     interrupted = False
-    with progress(total=len(history) + 1, desc="analysing", unit="pos") as bar:
-        for i in range(len(history) + 1):
-            g = game_at(game, i)
+    with progress(total=len(moves) + 1, desc="analysing", unit="pos") as bar:
+        for k in range(len(moves) + 1):
+            g = game_at(game, k)
             a = analyse(g) if not g.is_over else None
             if a is not None and a.interrupted:  # Ctrl-C: judge the moves analysed on both sides
                 interrupted = True
                 break
             analyses.append(a)
             bar.update(1)
-    for i, (colour, move) in enumerate(history):
-        if i + 1 >= len(analyses):
+    for k, i in enumerate(moves):
+        if k + 1 >= len(analyses):
             break
+        colour, move = history[i]
         c = int(colour)
-        a, after = analyses[i], analyses[i + 1]
-        if a is None:  # setup placements after the end; nothing to judge
+        a, after = analyses[k], analyses[k + 1]
+        if a is None:  # the game was over before it (setup placements after the end): nothing to judge
             continue
         # Root value before and after the move, both from the mover's side: the same estimator
         # at both ends (a rarely visited move's own mean would be noise), as Pentobi plots it.
         before = float(a.value[c])
-        after_v = float(after.value[c]) if after is not None else _final_value(game_at(game, i + 1), c)
+        after_v = float(after.value[c]) if after is not None else _final_value(game_at(game, k + 1), c)
         is_mistake = bool(before - after_v > mistake and move != a.best_move)  # (NaN: no judgement)
-        rows.append({"number": i + 1, "colour": colour_name(c), "played": str(move), "piece": move.piece,
+        rows.append({"number": k + 1, "colour": colour_name(c), "played": str(move), "piece": move.piece,
                      "best": str(a.best_move), "value_before": _json_num(before),
                      "value_after": _json_num(after_v), "mistake": is_mistake})
     report = {"variant": game.variant.name, "moves": rows,
@@ -138,7 +141,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         if not as_json:
             click.echo(f"wrote {plot_path}")
     if interrupted:
-        interrupted_exit(f"stopped after {len(rows)} of {len(history)} moves")
+        interrupted_exit(f"stopped after {len(rows)} of {len(moves)} moves")
 
 
 def analysis_svg(game: Game, a: search.Analysis, candidates: int = 3, labelled: int = 5) -> str:
@@ -158,7 +161,7 @@ def analysis_svg(game: Game, a: search.Analysis, candidates: int = 3, labelled: 
         if not math.isnan(v):
             labels.setdefault(centre, f"{v:.2f}".lstrip("0"))
     best = f"best {a.best_move.piece} {a.best_move}"
-    caption = f"{colour_name(int(game.turn))} to move after {len(game.history)} moves: {best}"
+    caption = f"{colour_name(int(game.turn))} to move after {len(move_indices(game))} moves: {best}"
     return render.game_svg(game, labels=labels, candidates=top[:candidates], caption=caption)
 
 

@@ -3,6 +3,8 @@ pictures, progress bars, score lines, and the engines that choose moves."""
 
 from __future__ import annotations
 
+import math
+import os
 import pathlib
 import random
 import re
@@ -25,6 +27,41 @@ _VARIANT_WORDS = {"four": "four_player", "4": "four_player", "four_player": "fou
                   "teams": "teams", "solo": "solo", "1": "solo"}
 
 
+class FiniteRange(click.FloatRange):
+    """click's FloatRange that also refuses NaN and infinities (NaN passes every comparison of a
+    range: a time limit of nan would never run out)."""
+
+    def convert(self, value, param, ctx):
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return v
+
+
+class OutputFile(click.Path):
+    """A file to write: its directory must exist and be writable, and a ``.png`` needs the png
+    extra, checked when the arguments are read, so that a long search is not thrown away at the
+    end for want of a folder."""
+
+    def __init__(self, picture: bool = False) -> None:
+        super().__init__(dir_okay=False)
+        self.picture = picture
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            self.fail(f"{path!r}: there is no folder {folder!r}", param, ctx)
+        if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            self.fail(f"{path!r} cannot be written", param, ctx)
+        if self.picture and str(path).lower().endswith(".png"):
+            try:
+                render.svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+            except ImportError as e:
+                self.fail(f"{path!r}: {e}", param, ctx)
+        return path
+
+
 def parse_variant(name: str, alternate: bool = False, pentobi_starts: bool = False) -> Variant:
     kind = _VARIANT_WORDS.get(name.strip().lower())
     if kind is None:
@@ -32,7 +69,7 @@ def parse_variant(name: str, alternate: bool = False, pentobi_starts: bool = Fal
     return Variant(kind, alternate_rule=alternate, pentobi_compatible=pentobi_starts)
 
 
-def parse_colours(text: str, variant: Variant) -> Tuple[int, ...]:
+def parse_colours(text: str, variant: Variant, option: str = "--colours") -> Tuple[int, ...]:
     t = text.strip().lower()
     if t == "all":
         return tuple(int(c) for c in variant.colours)
@@ -41,10 +78,11 @@ def parse_colours(text: str, variant: Variant) -> Tuple[int, ...]:
     out = []
     for part in re.split(r"[,\s]+", t):
         if part not in _COLOUR_WORDS:
-            raise click.BadParameter(f"unknown colour {part!r}; use blue, yellow, red, green (or 1-4), all, none")
+            raise click.BadParameter(f"unknown colour {part!r}; use blue, yellow, red, green (or 1-4), all, none",
+                                     param_hint=option)
         c = _COLOUR_WORDS[part]
         if c not in [int(x) for x in variant.colours]:
-            raise click.BadParameter(f"{Colour(c).name.lower()} takes no part in this variant")
+            raise click.BadParameter(f"{Colour(c).name.lower()} takes no part in this variant", param_hint=option)
         out.append(c)
     return tuple(sorted(set(out)))
 
@@ -57,15 +95,25 @@ def read_game(path: str) -> Game:
     return Game.from_blksgf(pathlib.Path(path))
 
 
+def move_indices(game: Game) -> List[int]:
+    """Indices in ``game.history`` of the game's moves: a record's setup placements (``A1``..``A4``)
+    are not moves, so ``--move N`` and move numbers do not count them."""
+    return [i for i, (_, _, setup) in enumerate(game._history) if not setup]
+
+
 def game_at(game: Game, move_number: Optional[int]) -> Game:
-    """The game cut back to its first ``move_number`` placements (None: all of them)."""
+    """The game cut back to its first ``move_number`` moves (None: all of them). Setup placements
+    stay with the position they lead to: those before move ``move_number + 1`` are kept."""
     if move_number is None:
         return game
-    n = len(game.history)
+    moves = move_indices(game)
+    n = len(moves)
     if not 0 <= move_number <= n:
-        raise click.BadParameter(f"--move {move_number}: the record has moves 0..{n}")
+        raise click.BadParameter(f"the record has moves 0..{n}, not {move_number}", param_hint="--move")
+    if move_number == n:
+        return game
     g = game.copy()
-    while len(g.history) > move_number:
+    while len(g.history) > moves[move_number]:
         g.undo()
     return g
 

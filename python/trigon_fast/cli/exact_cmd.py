@@ -11,7 +11,8 @@ import click
 from .. import _args, exact, render
 from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, Move
-from .common import colour_name, game_at, interrupted_exit, parse_colours, read_game, write_picture
+from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
+                     move_indices, parse_colours, read_game, write_picture)
 from .group import main
 
 
@@ -24,6 +25,10 @@ def _layout_game(game: Game, layout: List[Tuple[Any, Move]]) -> Game:
     return g
 
 
+def _nodes(n: int) -> str:
+    return f"{n:,} node{'' if n == 1 else 's'}"
+
+
 def _answer_word(r: exact.PlaceAllResult) -> str:
     return {True: "yes", False: "no", None: "not proven"}[r.answer]
 
@@ -34,15 +39,17 @@ def _answer_word(r: exact.PlaceAllResult) -> str:
 @click.option("--colours", "--colors", "colours", default="all", show_default=True,
               help="Colours asked, e.g. blue,red (the others stop placing pieces).")
 @click.option("--max", "with_max", is_flag=True, help="Also the most triangles each colour asked can place alone.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+@click.option("--time-limit", type=FiniteRange(min=0.01), default=10.0, show_default=True,
               help="Seconds for the question (and as much again for each colour's --max).")
 @click.option("--node-limit", type=click.IntRange(0, _args.MAX_COUNT), default=0, show_default=True,
-              help="Nodes of the exhaustive search (0: no limit); with --exhaustive and one thread, a repeatable run.")
-@click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Search threads.")
+              help="Nodes of the exhaustive search (0: no limit); with --exhaustive and one thread, a repeatable "
+                   "run. (Without --exhaustive, 20,000 or less leaves no room for the witness search.)")
+@click.option("--threads", type=click.IntRange(1, _args.MAX_EXACT_THREADS), default=1, show_default=True,
+              help="Search threads (the question; each --max runs on one).")
 @click.option("--exhaustive", is_flag=True, help="The exhaustive search alone (no guided search for a witness).")
-@click.option("--out", type=click.Path(dir_okay=False),
+@click.option("--out", type=OutputFile(),
               help="Save the witness (or, not proven, the best layout found) as a .blksgf record.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
+@click.option("--svg", "svg_path", type=OutputFile(picture=True),
               help="Draw the witness or best layout (SVG, or PNG by suffix).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, threads, exhaustive, out, svg_path, as_json):
@@ -60,7 +67,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
     game = game_at(read_game(record), move_number)
     asked = parse_colours(colours, game.variant)
     if not asked:
-        raise click.BadParameter("no colours asked", param_hint="--colours")
+        raise click.BadParameter("no colours asked (none has nothing to answer)", param_hint="--colours")
     r = exact.can_place_all(game, list(asked), time_limit=time_limit, node_limit=node_limit, threads=threads,
                             heuristic=not exhaustive)
     maxima: List[exact.MaxPlaceResult] = []
@@ -72,7 +79,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
                 break
     layout = r.witness if r.answer else r.best_layout
     shown: Optional[Game] = _layout_game(game, layout) if (r.answer or r.best_triangles is not None) else None
-    n_moves = len(game.history)
+    n_moves = len(move_indices(game))
     left = {colour_name(c): sum(PIECE_SIZES[PIECE_NAMES.index(p)] for p in game.pieces_left(c)) for c in asked}
 
     if as_json:
@@ -93,13 +100,13 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
         pieces = ", ".join(f"{colour_name(c)} {len(game.pieces_left(c))}" for c in asked)
         click.echo(f"position after {n_moves} moves; pieces left: {pieces} ({r.target_triangles} triangles)")
         click.echo(f"can {names} place every piece left, the others stopping?")
-        effort = f"{r.nodes:,} nodes, {r.seconds:.3f} s"
+        effort = f"{_nodes(r.nodes)}, {r.seconds:.3f} s"
         if r.answer:
             click.echo(f"yes: a layout of {len(r.witness)} moves places them all ({effort})")
         elif r.answer is False:
             click.echo(f"no: proven by exhaustive search ({effort})")
         else:
-            why = "interrupted" if r.interrupted else \
+            why = "(interrupted)" if r.interrupted else \
                 f"in {time_limit:g} s" if not node_limit else f"in {time_limit:g} s or {node_limit:,} nodes"
             best = "" if r.best_triangles is None else \
                 f": the best layout found places {r.best_triangles} of {r.target_triangles} triangles"
@@ -107,12 +114,13 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
         for m in maxima:
             how = "exactly" if m.proven else "at least (not proven)"
             click.echo(f"  {colour_name(m.colour)} alone: {how} {m.triangles} of its {left[colour_name(m.colour)]} "
-                       f"triangles ({m.nodes:,} nodes, {m.seconds:.3f} s)")
+                       f"triangles ({_nodes(m.nodes)}, {m.seconds:.3f} s)")
     # Files go to stderr's side of the report so that --json stays one JSON document on stdout.
     written = []
     if out or svg_path:
         if shown is None:
-            why = "the answer is no" if r.answer is False else "none was looked for (--exhaustive)"
+            why = "the answer is no" if r.answer is False else \
+                "none was looked for (--exhaustive, or a --node-limit of 20,000 or less)"
             click.echo(f"no layout to save: {why}", err=True)
         else:
             if out:

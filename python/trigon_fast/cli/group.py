@@ -20,6 +20,8 @@ class _TrigonGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # the reader went away (`trigon ... | head`): click ends quietly (status 1)
         except (TrigonError, ValueError, OSError, ImportError) as e:
             raise click.ClickException(one_line(e)) from None
 

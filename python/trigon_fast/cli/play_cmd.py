@@ -12,8 +12,8 @@ from .. import render
 from ..errors import InvalidMoveError, TrigonError
 from ..game import Game
 from ..move import PIECE_NAMES, Move, _anchor_table, board, piece_index
-from .common import (Engine, colour_name, parse_colours, parse_variant, player_name, scores_lines,
-                     write_picture)
+from .common import (Engine, OutputFile, colour_name, parse_colours,
+                     parse_variant, player_name, scores_lines, write_picture)
 from .group import main, one_line
 
 _PLAY_HELP = """\
@@ -40,7 +40,7 @@ Commands:
 @click.option("--opponent", default=None, help="Engine spec: greedy, random, or search:level=N,... (default: the search at --level).")
 @click.option("--level", type=click.IntRange(1, 9), default=3, show_default=True, help="Search strength 1 (weak) .. 9.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the game as a .blksgf record when it ends.")
+@click.option("--save", "save_path", type=OutputFile(), help="Save the game as a .blksgf record when it ends.")
 @click.option("--max-moves", type=int, default=None, hidden=True, help="Stop after this many placements (tests).")
 def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level, seed, save_path, max_moves):
     """Play a game in the terminal against the engine.
@@ -55,7 +55,7 @@ def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level
     if engine_colours is None:
         computer = tuple(int(c) for c in v.colours if c not in v.players[0])
     else:
-        computer = parse_colours(engine_colours, v)
+        computer = parse_colours(engine_colours, v, "--engine")
     if opponent is None:
         opponent = f"search:level={level}"
     engine = Engine(opponent)

@@ -5,20 +5,20 @@ from __future__ import annotations
 import click
 
 from .. import render
-from .common import game_at, read_game, write_picture
+from .common import FiniteRange, OutputFile, game_at, read_game, write_picture
 from .group import main
 
 
 # -- render ----------------------------------------------------------------------------------
 @main.command("render", short_help="Draw a game record as SVG or PNG.")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the board as SVG here.")
-@click.option("--png", "png_path", type=click.Path(dir_okay=False), help="Write the board as PNG here (needs the png extra).")
+@click.option("--svg", "svg_path", type=OutputFile(), help="Write the board as SVG here.")
+@click.option("--png", "png_path", type=OutputFile(picture=True), help="Write the board as PNG here (needs the png extra).")
 @click.option("--move", "move_number", type=int, help="Position after this many moves (default: the end).")
-@click.option("--pieces", "pieces_path", type=click.Path(dir_okay=False), help="Also draw the pieces left (SVG or PNG by suffix).")
+@click.option("--pieces", "pieces_path", type=OutputFile(picture=True), help="Also draw the pieces left (SVG or PNG by suffix).")
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
 @click.option("--move-numbers/--no-move-numbers", default=False, help="Write each piece's move number on it.")
-@click.option("--cell", type=click.FloatRange(4, 200), default=24.0, show_default=True, help="Triangle edge in pixels.")
+@click.option("--cell", type=FiniteRange(4, 200), default=24.0, show_default=True, help="Triangle edge in pixels.")
 def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, move_numbers, cell):
     """Draw the position of a game record.
 

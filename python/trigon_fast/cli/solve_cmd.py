@@ -9,10 +9,11 @@ import time
 import click
 
 from .. import _args, render, solver
-from ..move import PIECE_NAMES, PIECE_SIZES
+from ..move import PIECE_NAMES, PIECE_SIZES, piece_index
 from ..pattern import PatternPuzzle
 from ..variants import Variant
-from .common import interrupted_exit, parse_colours, progress, scores_lines, write_picture
+from .common import (FiniteRange, OutputFile, interrupted_exit, parse_colours,
+                     progress, scores_lines, write_picture)
 from .group import main
 
 
@@ -21,11 +22,11 @@ from .group import main
               help="Colours to place, e.g. blue,red (all: four on the big board, three on --side 8).")
 @click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side (8: the three-player board).")
 @click.option("--alternate", is_flag=True, help="Alternate rule.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True, help="Seconds to search.")
+@click.option("--time-limit", type=FiniteRange(min=0.01), default=10.0, show_default=True, help="Seconds to search.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Solver threads.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Save the solution as a .blksgf record.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the solution (SVG, or PNG by suffix).")
+@click.option("--out", type=OutputFile(), help="Save the solution as a .blksgf record.")
+@click.option("--svg", "svg_path", type=OutputFile(picture=True), help="Draw the solution (SVG, or PNG by suffix).")
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Distinct solutions to find (up to the board's symmetries and colour renaming) within the time limit.")
@@ -124,8 +125,8 @@ def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: fl
 @click.option("--count", "count_all", is_flag=True, help="Count every solution (exact unless the time limit ends it).")
 @click.option("--unique", is_flag=True, help="Count one solution per symmetry class of the region.")
 @click.option("--show", type=click.IntRange(min=0), default=1, show_default=True, help="Solutions to draw.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=60.0, show_default=True, help="Seconds to search.")
-@click.option("--threads", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+@click.option("--time-limit", type=FiniteRange(min=0.01), default=60.0, show_default=True, help="Seconds to search.")
+@click.option("--threads", type=click.IntRange(min=1, max=_args.MAX_EXACT_THREADS), default=1, show_default=True,
               help="Threads (when counting without drawing).")
 @click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side.")
 def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, side):
@@ -140,6 +141,14 @@ def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, s
       trigon pattern shape.txt --count --unique --show 0
     """
     names = None if pieces is None else [p.strip() for p in pieces.split(",") if p.strip()]
+    if names is not None:  # argument mistakes (exit 2), before the picture is read
+        if not names:
+            raise click.BadParameter("no pieces given", param_hint="--pieces")
+        for n in names:
+            try:
+                piece_index(n)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--pieces") from None
     puzzle = PatternPuzzle(picture.read(), pieces=names, side=int(side))
     counting = count_all or unique
     r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
