@@ -720,7 +720,9 @@ def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = No
 
 def _game_from_blksgf(cls, source, move_number: Optional[int] = None) -> Game:
     """The game of a blksgf record (text, bytes or path): the main line, or the position before
-    move ``move_number``."""
+    move ``move_number`` (1-based, as GTP's ``loadsgf``; a number past the last move gives the
+    end). Setup placements are not moves. (The ``trigon`` command's ``--move N`` counts the
+    other way: the position after N moves, ``from_blksgf(source, N + 1)``.)"""
     text = _read_text(source)
     return Record(parse_sgf(text)[0]).game(move_number)
 
