@@ -104,6 +104,12 @@ def test_bad_arguments_give_one_line(args, tmp_path):
     ["pattern", "-", "--pieces", ","],
     # Files that could not be written, refused before any work.
     ["solve", "--out", "no_such_folder/s.blksgf"],
+    ["solve", "--start", "blue=a1"],
+    ["solve", "--start", "blue"],
+    ["solve", "--start", "all=r15"],
+    ["solve", "--start", "blue=r15,blue=r4"],
+    ["solve", "--start", "blue=r15,red=r15"],
+    ["solve", "--side", "8", "--start", "green=p14"],
     ["play", "--save", "no_such_folder/g.blksgf"],
 ])
 def test_argument_mistakes_exit_2_before_any_work(args, tmp_path):
@@ -339,6 +345,18 @@ def test_solve_flow(tmp_path):
     assert "blue" in r.stdout and "yellow" not in r.stdout.split("complete:")[1]
     ET.fromstring(svg.read_text())
     assert out.read_text().startswith("(;")
+
+
+def test_solve_with_fixed_start_cells(tmp_path):
+    out = tmp_path / "s.blksgf"
+    r = run_in_process(["solve", "--start", "blue=r15,red=r4", "--alternate", "--time-limit", "20", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    g = tf.Game.from_blksgf(out)
+    first = {c: m for c, m in reversed(g.history)}  # each colour's first piece
+    assert g.variant.alternate_rule
+    assert "r15" in str(first[tf.Colour.BLUE]).split(",") and "r4" in str(first[tf.Colour.RED]).split(",")
+    r = run_in_process(["solve", "--start", "yellow=z12", "--count", "2", "--time-limit", "20"])
+    assert r.exit_code == 0 and "2 distinct solutions of 2" in r.output, r.output
 
 
 def test_solve_many(tmp_path):

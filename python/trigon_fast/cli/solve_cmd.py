@@ -9,7 +9,7 @@ import time
 import click
 
 from .. import _args, render, solver
-from ..move import PIECE_NAMES, PIECE_SIZES, piece_index
+from ..move import PIECE_NAMES, PIECE_SIZES, board, piece_index
 from ..pattern import PatternPuzzle
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, interrupted_exit, parse_colours,
@@ -22,6 +22,8 @@ from .group import main
               help="Colours to place, e.g. blue,red (all: four on the big board, three on --side 8).")
 @click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side (8: the three-player board).")
 @click.option("--alternate", is_flag=True, help="Alternate rule.")
+@click.option("--start", "start", default=None, metavar="COLOUR=CELL,...",
+              help="Fixed start cells, e.g. blue=r15,red=r4 (the other colours choose theirs).")
 @click.option("--time-limit", type=FiniteRange(min=0.01), default=10.0, show_default=True, help="Seconds to search.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Solver threads.")
@@ -31,13 +33,14 @@ from .group import main
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Distinct solutions to find (up to the board's symmetries and colour renaming) within the time limit.")
 @click.option("--out-dir", type=click.Path(file_okay=False), help="Save each solution as DIR/solution-NNNN.blksgf (with --count, several).")
-def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path, palette, count, out_dir):
+def solve_cmd(colours, side, alternate, start, time_limit, seed, threads, out, svg_path, palette, count, out_dir):
     """Solve the solo puzzle: place every piece of every colour, single triangle last.
 
     \b
     Examples:
       trigon solve --time-limit 30 --svg solved.svg --out solved.blksgf
       trigon solve --side 8 --alternate --seed 7
+      trigon solve --start blue=r15,yellow=z12,red=r4 --alternate
       trigon solve --count 100 --out-dir solutions
     """
     side_n = int(side)
@@ -45,11 +48,12 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
     cols = None if colours.strip().lower() == "all" else list(parse_colours(colours, v))
     if cols is not None and not cols:
         raise click.BadParameter("no colours to place")
+    variant = Variant.solo(colours=cols, side=side_n, alternate_rule=alternate)
+    starts = _start_cells(start, variant)
     if count > 1 or out_dir:
         if out or svg_path:
             raise click.UsageError("--out and --svg keep one solution; with --count use --out-dir")
-        _solve_many(Variant.solo(colours=cols, side=side_n, alternate_rule=alternate), count, out_dir, seed,
-                    time_limit, threads)
+        _solve_many(variant, starts, count, out_dir, seed, time_limit, threads)
         return
     started = time.monotonic()
     done = threading.Event()
@@ -69,8 +73,8 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
         ticker = threading.Thread(target=tick, args=(bar,), daemon=True)
         ticker.start()
         try:
-            solution = solver.solve_solo(Variant.solo(colours=cols, side=side_n, alternate_rule=alternate), seed=seed,
-                                         time_limit=time_limit, threads=threads, callback=report)
+            solution = solver.solve_solo(variant, start_cells=starts, seed=seed, time_limit=time_limit,
+                                         threads=threads, callback=report)
         finally:
             done.set()
             ticker.join()
@@ -91,13 +95,34 @@ def solve_cmd(colours, side, alternate, time_limit, seed, threads, out, svg_path
         interrupted_exit("the best layout found so far is shown")
 
 
-def _solve_many(variant: Variant, count: int, out_dir, seed: int, time_limit: float, threads: int) -> None:
+def _start_cells(text, variant: Variant):
+    """``--start blue=r15,red=r4``: a mapping colour -> cell for the solver, checked now (an
+    argument mistake, not a failure after the search)."""
+    if text is None:
+        return None
+    starts = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, eq, cell = item.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{item!r}: write COLOUR=CELL, e.g. blue=r15", param_hint="--start")
+        cs = parse_colours(name, variant, "--start")
+        if len(cs) != 1 or cs[0] in starts:
+            raise click.BadParameter(f"{item!r}: one colour a cell, each colour once", param_hint="--start")
+        starts[cs[0]] = cell.strip()
+    try:
+        solver._resolve_start_cells(board(variant.side), variant.colours, starts)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--start") from None
+    return starts
+
+
+def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_limit: float, threads: int) -> None:
     """``--count``: distinct solutions streamed by iter_solutions, each saved as it comes."""
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
     found = []
-    solutions = solver.iter_solutions(variant, seed=seed, time_limit=time_limit, threads=threads)
+    solutions = solver.iter_solutions(variant, start_cells=starts, seed=seed, time_limit=time_limit, threads=threads)
     with progress(total=count, unit="solution", desc="solving") as bar:
         for sol in solutions:
             found.append(sol)
