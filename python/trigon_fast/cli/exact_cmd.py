@@ -102,7 +102,8 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
         click.echo(f"can {names} place every piece left, the others stopping?")
         effort = f"{_nodes(r.nodes)}, {r.seconds:.3f} s"
         if r.answer:
-            click.echo(f"yes: a layout of {len(r.witness)} moves places them all ({effort})")
+            n = len(r.witness)
+            click.echo(f"yes: a layout of {n} move{'' if n == 1 else 's'} places them all ({effort})")
         elif r.answer is False:
             click.echo(f"no: proven by exhaustive search ({effort})")
         else:
@@ -115,7 +116,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
             how = "exactly" if m.proven else "at least (not proven)"
             click.echo(f"  {colour_name(m.colour)} alone: {how} {m.triangles} of its {left[colour_name(m.colour)]} "
                        f"triangles ({_nodes(m.nodes)}, {m.seconds:.3f} s)")
-    # Files go to stderr's side of the report so that --json stays one JSON document on stdout.
+    # With --json the "wrote" lines go to stderr: stdout stays one JSON document.
     written = []
     if out or svg_path:
         if shown is None:
