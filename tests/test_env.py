@@ -289,3 +289,46 @@ def test_legal_actions_of_an_agent_other_than_the_one_observed():
         assert np.array_equal(np.sort(e.legal_actions()), np.sort(pos.generate(int(g.turn))))
         e.step(int(ids[step % len(ids)]))
         g.play(int(ids[step % len(ids)]))
+
+
+def _play_to_the_end(e, seed=0):
+    rng = random.Random(seed)
+    for agent in e.agent_iter():
+        _, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        ids = e.legal_actions()
+        e.step(int(ids[rng.randrange(len(ids))]))
+
+
+def test_after_the_last_dead_step_the_game_is_over():
+    e = TrigonEnv(tf.Variant.THREE_PLAYER)
+    _play_to_the_end(e)
+    assert e.agents == [] and repr(e).endswith(", over>")
+    for call in (lambda: e.step(0), lambda: e.step(None), lambda: e.last()):
+        with pytest.raises(tf.GameOverError, match="reset"):
+            call()
+    e.reset()
+    assert e.agents and e.last()[2] is False
+
+
+def test_copies_and_pickles_are_independent():
+    import copy
+    import pickle
+
+    e = TrigonEnv(tf.Variant.TWO_PLAYER, reward="win")
+    e.reset(seed=3)
+    for _ in range(6):
+        e.step(int(e.legal_actions()[0]))
+    before = (e.moves, e.agent_selection, e.observe(e.agent_selection)["observation"].copy())
+    for c in (copy.copy(e), copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        assert (c.moves, c.agent_selection) == before[:2] and c.reward_kind == "win"
+        assert (c.observe(c.agent_selection)["observation"] == before[2]).all()
+        c.step(int(c.legal_actions()[0]))
+        assert len(c.moves) == 7 and c.position.to_move != e.position.to_move
+        assert (e.moves, e.agent_selection) == before[:2]  # the original is untouched
+        assert (e.observe(e.agent_selection)["observation"] == before[2]).all()
+    _play_to_the_end(e)
+    done = pickle.loads(pickle.dumps(e))
+    assert done.moves == e.moves and repr(done).endswith(", over>")

@@ -205,6 +205,33 @@ def test_loadsgf_savesgf(tmp_path):
     assert "no such file" in errors[1][2]
 
 
+def test_undo_stops_at_a_loaded_setup(tmp_path):
+    # Pentobi takes back moves only: a record's setup (and its PL) stays.
+    g = tf.Game()
+    g.setup(0, BLUE_FIRST)
+    g.setup(1, "r4", to_move=2)
+    g.play("z7", colour=2)
+    path = tmp_path / "setup.blksgf"
+    path.write_text(g.to_blksgf())
+    out = replies(f"loadsgf {path}", "undo", "undo", "showboard")
+    assert [s for s, _, _ in out] == ["=", "=", "?", "="]
+    assert out[2][2] == "cannot undo"
+    board = {line.split()[0]: line for line in out[3][2].splitlines() if line[:1].isalpha()}
+    assert board["to"] == "to move: red"  # the record's turn, as its setup left it
+    assert "left: L6 V" in board["blue"] and board["yellow"].endswith(" 2")  # blue's I6, yellow's 1 stay
+
+
+def test_get_value_after_a_forced_move_says_why_there_is_none():
+    eng = GtpEngine(level=1, seed=1, quiet=True)
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, seed=11)
+    while len(g.history) and not (not g.is_over and len(g.legal_moves) == 1):
+        g.undo()
+    assert len(g.legal_moves) == 1, "seed 11 has a forced move"
+    eng.game = g
+    assert eng.handle(f"genmove {int(g.turn) + 1}").startswith("= ")
+    assert eng.handle("get_value") == "? no search value: the last search had one legal move and played it unsearched\n\n"
+
+
 def test_analyze_lists_legal_moves_with_values():
     out = replies(f"play 1 {BLUE_FIRST}", "param fixed_simulations 24", "analyze 2 5", "move_values", "analyze 9",
                   seed=3)
@@ -434,6 +461,15 @@ def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(monkeypatch)
 
 def test_windows_line_ends_and_tabs():
     assert run_session(["name\r\n", "known_command\tplay\r\n"], quiet=True) == "= trigon_fast\n\n= true\n\n"
+
+
+def test_config_file_blank_lines_are_layout(tmp_path):
+    config = tmp_path / "config.gtp"
+    config.write_text("# rules\n\nset_game Blokus Trigon Two-Player\n   \nparam level 2\n")
+    proc = subprocess.run(engine_command() + ["--quiet", "--config", str(config)], input="param\nquit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "variant two_player" in proc.stdout and "level 2" in proc.stdout
 
 
 def test_config_file_errors_stop_before_reading_input(tmp_path, capsys):

@@ -119,4 +119,4 @@ def test_record_engine_and_env_reprs():
     env = TrigonEnv()
     env.reset(seed=0)
     env.step(int(env.legal_actions()[0]))
-    assert repr(env) == "<TrigonEnv Variant.FOUR_PLAYER, 1 moves, yellow_1 to act>"
+    assert repr(env) == "<TrigonEnv Variant.FOUR_PLAYER, 1 move, yellow_1 to act>"

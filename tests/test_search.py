@@ -378,3 +378,10 @@ def test_root_move_values_are_the_movers_side_value(variant):
             assert m.visits >= 1, (turn, m.visits)
             assert m.value == pytest.approx(m.value_per_colour[turn], abs=0.02), (turn, m.value, list(m.value_per_colour))
         game.play(a.best_move)
+
+
+def test_callback_options_are_checked_without_a_callback():
+    g = tf.Game()
+    for bad in (dict(callback_every=0), dict(callback_every=float("nan")), dict(callback_simulations=0)):
+        with pytest.raises(ValueError, match="callback_"):
+            tf.analyse(g, simulations=5, **bad)

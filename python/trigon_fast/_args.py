@@ -3,7 +3,8 @@
 A count or a seed must be an integer (3.7 and "5" are mistakes, not 3 and 5; True is not a
 count), within the range the core takes; seconds a finite positive number. A wrong value is
 then a ``ValueError`` (the caller's subclass) that names the argument, never pybind's
-"incompatible function arguments" ``TypeError`` or an ``OverflowError``.
+"incompatible function arguments" ``TypeError`` or an ``OverflowError``. (Also ``counted``, the
+counts that messages and reprs print: "1 move", "3 moves".)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Type
 
 import numpy as np
 
-__all__ = ["MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
+__all__ = ["MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
@@ -78,3 +79,8 @@ def _span(lo: int, hi: int, n: int) -> str:
     if hi >= MAX_COUNT:  # (no limit of its own: the core's)
         return f">= {lo}" if n < lo else f"at most {hi}"
     return f"{lo}..{hi}"
+
+
+def counted(n: int, word: str) -> str:
+    """``"1 move"``, ``"3 moves"``, ``"12,345 nodes"``: a count for messages and reprs."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -27,6 +27,7 @@ Actions are placement ids, ``Discrete(num_placements)``; ``trigon_fast.Move(id, 
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import operator
 from typing import Callable, Dict, List, Optional, Sequence, Union
@@ -143,12 +144,16 @@ class TrigonEnv(AECEnv):
     # -- AEC API -------------------------------------------------------------------------------
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         """Back to the empty board, or with ``options={"start": game}`` to a :class:`Game`'s
-        position (same variant, not over; e.g. openings for training, or analysis)."""
+        position (same variant, not over; e.g. openings for training, or analysis). Other keys of
+        ``options`` are ignored (PettingZoo's API test passes keys of its own)."""
         # The rules are deterministic: a seed only seeds the action spaces' sampling.
         if seed is not None:
             seed = _args.seed(seed)
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
+        if options is not None and not isinstance(options, dict):
+            raise TrigonError(f"options must be a dict, not {type(options).__name__}")
+        # Other keys are ignored: PettingZoo's API test passes options of its own.
         start = (options or {}).get("start")
         if start is not None:
             if not isinstance(start, Game) or start.variant != self.variant:
@@ -186,6 +191,8 @@ class TrigonEnv(AECEnv):
 
     def step(self, action) -> None:
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent has taken its last (dead) step
+            raise GameOverError("the game is over: reset() to play again")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -207,6 +214,11 @@ class TrigonEnv(AECEnv):
             self.agent_selection = self._name_of[nxt]
         else:
             self._end_game()
+
+    def last(self, observe: bool = True):
+        if self.agent_selection not in self._cumulative_rewards:
+            raise GameOverError("the game is over and every agent has taken its last step: reset() to play again")
+        return super().last(observe)
 
     def _end_game(self) -> None:
         scores = self._state.scores()
@@ -277,12 +289,29 @@ class TrigonEnv(AECEnv):
         return text
 
     def __repr__(self) -> str:
-        over = all(self.terminations.get(a, False) for a in self.possible_agents)
+        over = self._state.to_move < 0 or all(self.terminations.get(a, False) for a in self.possible_agents)
         where = "over" if over else f"{self.agent_selection} to act"
-        return f"<TrigonEnv {self.variant!r}, {len(self._moves)} moves, {where}>"
+        return f"<TrigonEnv {self.variant!r}, {_args.counted(len(self._moves), 'move')}, {where}>"
 
     def close(self) -> None:
         pass
+
+    # -- copies and pickles --------------------------------------------------------------------
+    def __getstate__(self) -> dict:
+        # The C++ state is rebuilt from the start and the moves; everything else travels as it is.
+        return {k: v for k, v in self.__dict__.items() if k not in ("_board", "_start", "_state", "_legal_cache")}
+
+    def __setstate__(self, state: dict) -> None:
+        # Own containers (copy.copy hands over the same ones): a copy steps without touching this one.
+        self.__dict__.update({k: copy.copy(v) if isinstance(v, (list, dict)) else v for k, v in state.items()})
+        self._board = board(self.variant.side)
+        self._start = Game(self.variant).position
+        self._state = _core.EnvState(self._start)
+        if self._start_game is not None:
+            self._state.reset_to(self._start_game.position)
+        for pid in self._moves:
+            self._state.play(pid)
+        self._legal_cache = (-1, None, None)
 
 
 def _copy_space(space):

@@ -46,7 +46,7 @@ class PlaceAllResult:
 
     def __repr__(self) -> str:
         if self.answer:
-            head = f"yes, witness of {len(self.witness)} moves"
+            head = f"yes, witness of {_args.counted(len(self.witness), 'move')}"
         elif self.answer is False:
             head = "no (proven)"
         elif self.best_triangles is not None:
@@ -76,7 +76,7 @@ class MaxPlaceResult:
         if self.interrupted:
             how += ", interrupted"
         return (f"<MaxPlaceResult {self.colour.name.lower()}: {self.triangles} triangles ({how}), witness of"
-                f" {len(self.witness)} moves, {self.nodes} nodes, {self.seconds:.3f} s>")
+                f" {_args.counted(len(self.witness), 'move')}, {_args.counted(self.nodes, 'node')}, {self.seconds:.3f} s>")
 
 
 def _check_nodes(node_limit) -> int:

@@ -8,7 +8,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core, symmetry
+from . import _args, _core, symmetry
 from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
 from .variants import Colour, Variant
@@ -414,13 +414,13 @@ class Game:
     @_exclusive
     def __repr__(self) -> str:
         if any(setup for *_, setup in self._history):
-            return f"<Game {self.variant!r} with setup, {len(self._history)} placements>"
+            return f"<Game {self.variant!r} with setup, {_args.counted(len(self._history), 'placement')}>"
         turns = self._replay_turns()
         if len(turns) > len(self._history) and all(c == turns[i] for i, (c, _, _) in enumerate(self._history)):
             if turns[-1] == self.turn:
                 return f"Game({self.variant!r}, moves={[str(m) for _, m, _ in self._history]!r})"
-            return f"<Game {self.variant!r}, {len(self._history)} moves, {self.turn.name.lower()} to move (set_turn)>"
-        return f"<Game {self.variant!r}, {len(self._history)} moves, some out of turn>"
+            return f"<Game {self.variant!r}, {_args.counted(len(self._history), 'move')}, {self.turn.name.lower()} to move (set_turn)>"
+        return f"<Game {self.variant!r}, {_args.counted(len(self._history), 'move')}, some out of turn>"
 
     def _replay_turns(self) -> List[int]:
         """Whose turn each move was in a replay in turn order (up to the first out of turn),

@@ -3,9 +3,10 @@
 
 Commands, colours (``1``..``4``), moves (``q15,r15,p16,q16,o17,p17``) and replies follow
 ``pentobi_gtp/Pentobi-GTP.md``: ``= result`` or ``? message`` then an empty line, with the
-command id echoed (``7 name`` -> ``=7 trigon_fast``). Empty lines and ``#`` comments are
-skipped without a reply, as GTP specifies. stdout carries only protocol; diagnostics go to
-stderr (none with ``--quiet``).
+command id echoed (``7 name`` -> ``=7 trigon_fast``). ``#`` comment lines get no reply, as GTP
+specifies; an empty line gets ``? empty command`` (this project's rule for bad input: every
+line a controller sends is answered; a ``--config`` file's blank lines are skipped). stdout
+carries only protocol; diagnostics go to stderr (none with ``--quiet``).
 
 Our extensions are ``param`` keys (``variant``, ``alternate_rule``, ``start_rule``, ``time``,
 ``fixed_simulations``, ``level``, ``threads``) and ``analyze COLOUR [N]``, which prints the
@@ -343,7 +344,8 @@ class GtpEngine:
 
     def cmd_undo(self, args, rest):
         _no_args(args)
-        if not self.game.history:
+        # Moves only: a loaded record's setup stays, as in Pentobi ("cannot undo" once only it is left).
+        if not self.game.history or self.game._history[-1][2]:
             raise GtpError("cannot undo")
         self.game.undo()
         return ""
@@ -491,6 +493,8 @@ class GtpEngine:
         """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
         _no_args(args)
         if self.last_value is None:
+            if self.last_analysis and sum(row[0] for row in self.last_analysis) == 0:
+                raise GtpError("no search value: the last search had one legal move and played it unsearched")
             raise GtpError("no search value: run genmove, reg_genmove or analyze with the search first")
         return f"{self.last_value:.6g}"
 
@@ -702,6 +706,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"trigon-gtp: cannot read {opts.config}: {e.strerror}", file=sys.stderr)
             return 1
         for line in config:
+            if not line.strip():
+                continue  # blank lines lay out a config file; only protocol input must answer them
             reply = engine.handle(line)
             if reply is not None and reply.startswith("?"):
                 print(f"trigon-gtp: config command failed: {line.strip()}: {reply[1:].strip()}", file=sys.stderr)

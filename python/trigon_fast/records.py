@@ -409,7 +409,7 @@ class Record:
         line = self.main_line()
         moves = sum(1 for n in line for k in n.properties if k in _MOVE_IDS)
         result = f", result {self.result}" if self.result else ""
-        return f"<Record {self.variant!r}, {moves} moves on its main line{result}>"
+        return f"<Record {self.variant!r}, {_args.counted(moves, 'move')} on its main line{result}>"
 
     # -- header --------------------------------------------------------------------------------
     @property

@@ -92,7 +92,7 @@ class Analysis:
             head += " (forced)"
         else:
             head += f" (value {self.value[int(self.colour)]:.3f})"
-        return (f"<Analysis {head}, {len(self.moves)} moves searched, {self.simulations} simulations,"
+        return (f"<Analysis {head}, {_args.counted(len(self.moves), 'move')} searched, {_args.counted(self.simulations, 'simulation')},"
                 f" {self.seconds:.3f} s{', interrupted' if self.interrupted else ''}>")
 
     @property
@@ -295,6 +295,10 @@ class Engine:
         seed = d["seed"] if seed is None else seed
         if callback is not None and not callable(callback):
             raise ValueError(f"callback must be callable, not {callback!r}")
+        if callback_every is not None:  # (checked without a callback too: a mistake is a mistake)
+            _args.seconds("callback_every", callback_every)
+        if callback_simulations is not None:
+            _args.integer("callback_simulations", callback_simulations, 1, _args.MAX_COUNT)
         if callback is not None and callback_every is None and callback_simulations is None:
             callback_every = 0.5
         params = self._params(time, simulations, threads, seed, level,

@@ -92,7 +92,7 @@ class Solution:
         if self.interrupted:
             state += ", interrupted"
         scores = ", ".join(f"{Colour(c).name.lower()} {s}" for c, s in self.scores.items())
-        return (f"<Solution {self.game.variant!r}: {state}, {len(self.moves)} moves, score {self.total_score}"
+        return (f"<Solution {self.game.variant!r}: {state}, {_args.counted(len(self.moves), 'move')}, score {self.total_score}"
                 f" ({scores}), {self.stats.nodes} nodes, {self.stats.seconds:.3f} s>")
 
     def __str__(self) -> str:
