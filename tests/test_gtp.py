@@ -232,6 +232,23 @@ def test_get_value_after_a_forced_move_says_why_there_is_none():
     assert eng.handle("get_value") == "? no search value: the last search had one legal move and played it unsearched\n\n"
 
 
+def test_savesgf_keeps_the_header_of_the_record_loaded(tmp_path):
+    g = tf.random_game(tf.Variant("two_player", pentobi_compatible=True), 3)
+    rec = tf.Record.from_game(g, players=["Ann", "Bob"], event="club", date="2026-01-02", comments={0: "start"})
+    path = tmp_path / "in.blksgf"
+    path.write_text(rec.to_blksgf())
+    saved = [tmp_path / f"out{i}.blksgf" for i in range(3)]
+    out = replies(f"loadsgf {path}", f"savesgf {saved[0]}", f"loadsgf {path} 10", "genmove 1",
+                  f"savesgf {saved[1]}", "clear_board", f"savesgf {saved[2]}")
+    assert [s for s, _, _ in out] == ["="] * 7
+    whole, played_on, cleared = (tf.read_blksgf(p) for p in saved)
+    assert whole.players == played_on.players == ("Ann", "Bob") and cleared.players == (None, None)
+    assert whole.info["EV"] == played_on.info["EV"] == "club" and whole.info["DT"] == "2026-01-02"
+    assert whole.info["C"] == "start" and "EV" not in cleared.info
+    assert whole.result == rec.result and played_on.result is None  # the result is the loaded game's only
+    assert whole.game().history == g.history and len(played_on.game().history) == 10
+
+
 def test_analyze_lists_legal_moves_with_values():
     out = replies(f"play 1 {BLUE_FIRST}", "param fixed_simulations 24", "analyze 2 5", "move_values", "analyze 9",
                   seed=3)

@@ -76,6 +76,7 @@ class GtpEngine:
         self.variant = variant_from_game_name(_GAME_IDS.get(game, game))
         self.game = Game(self.variant)
         self.quit = False
+        self._loaded = None  # the record loadsgf read last (savesgf keeps its header)
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
         self.last_value: Optional[float] = None  # value of the last search for its colour's side
         self._search_engine = None  # the search's Engine (keeps its tree between moves)
@@ -159,9 +160,10 @@ class GtpEngine:
             raise GtpError(f"invalid color argument '{word.lower()}'")
         return c
 
-    def _new_game(self, variant: Variant, game: Optional[Game] = None) -> None:
+    def _new_game(self, variant: Variant, game: Optional[Game] = None, record=None) -> None:
         self.variant = variant
         self.game = Game(variant) if game is None else game
+        self._loaded = record  # the record loadsgf read: savesgf keeps its header
         self.last_analysis = []
         self.last_value = None
         self._search_engine = None
@@ -387,16 +389,30 @@ class GtpEngine:
             raise GtpError(str(e)) from None
         except OSError as e:
             raise GtpError(f"cannot read {args[0]}: {e.strerror}") from None
-        self._new_game(record.variant, game)
+        self._new_game(record.variant, game, record)
         return ""
 
     def cmd_savesgf(self, args, rest):
         _n_args(args, 1)
         try:
-            write_blksgf(self.game, args[0], date=time.strftime("%Y-%m-%d"))
+            write_blksgf(self.game, args[0], **self._header())
         except OSError as e:
             raise GtpError(f"cannot write {args[0]}: {e.strerror}") from None
         return ""
+
+    def _header(self) -> dict:
+        """savesgf's header: after loadsgf, the record's players, event, date and root comment
+        (and its result while the game is still the record's whole main line); else today."""
+        r = self._loaded
+        if r is None:
+            return dict(date=time.strftime("%Y-%m-%d"))
+        info = r.info
+        whole = self.game.history == r.game().history
+        header = dict(players=r.players, event=info.get("EV"), date=info.get("DT") or time.strftime("%Y-%m-%d"),
+                      result=info.get("RE") if whole else None)
+        if info.get("C") is not None:
+            header["comments"] = {0: info["C"]}
+        return header
 
     def cmd_cputime(self, args, rest):
         _no_args(args)
