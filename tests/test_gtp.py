@@ -234,7 +234,8 @@ def test_get_value_after_a_forced_move_says_why_there_is_none():
 
 def test_savesgf_keeps_the_header_of_the_record_loaded(tmp_path):
     g = tf.random_game(tf.Variant("two_player", pentobi_compatible=True), 3)
-    rec = tf.Record.from_game(g, players=["Ann", "Bob"], event="club", date="2026-01-02", comments={0: "start"})
+    rec = tf.Record.from_game(g, players=["Ann", "Bob"], event="club", date="2026-01-02",
+                              comments={0: "start", 3: "third", 12: "twelfth"})
     path = tmp_path / "in.blksgf"
     path.write_text(rec.to_blksgf())
     saved = [tmp_path / f"out{i}.blksgf" for i in range(3)]
@@ -247,6 +248,10 @@ def test_savesgf_keeps_the_header_of_the_record_loaded(tmp_path):
     assert whole.info["C"] == "start" and "EV" not in cleared.info
     assert whole.result == rec.result and played_on.result is None  # the result is the loaded game's only
     assert whole.game().history == g.history and len(played_on.game().history) == 10
+    # The moves' comments stay while the game shares those moves with the record.
+    assert whole.comments() == [(0, "start"), (3, "third"), (12, "twelfth")]
+    assert played_on.comments() == [(0, "start"), (3, "third")]
+    assert cleared.comments() == []
 
 
 def test_analyze_lists_legal_moves_with_values():
