@@ -153,7 +153,6 @@ class TrigonEnv(AECEnv):
                 self.action_spaces[a].seed(seed + i)
         if options is not None and not isinstance(options, dict):
             raise TrigonError(f"options must be a dict, not {type(options).__name__}")
-        # Other keys are ignored: PettingZoo's API test passes options of its own.
         start = (options or {}).get("start")
         if start is not None:
             if not isinstance(start, Game) or start.variant != self.variant:

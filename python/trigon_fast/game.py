@@ -141,6 +141,11 @@ class Game:
         """True when no colour in play can place a piece any more."""
         return bool(self._pos.is_over)
 
+    def _move_indices(self) -> List[int]:
+        """Indices in ``history`` of the moves: a record's setup placements (``A1``..``A4``) are
+        not moves, so move numbers, the command line's ``--move N`` and GTP's records skip them."""
+        return [i for i, (_, _, setup) in enumerate(self._history) if not setup]
+
     @property
     def history(self) -> List[Tuple[Colour, Move]]:
         """(colour, move) of every piece placed, in order."""

@@ -31,7 +31,7 @@ from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
 from .move import PIECE_SIZES, Move
 from .playout import random_game
-from .records import _MOVE_IDS, _SETUP_IDS, RecordError, read_blksgf, variant_from_game_name, write_blksgf
+from .records import RecordError, read_blksgf, variant_from_game_name, write_blksgf
 from .variants import Colour, StartRule, Variant
 
 __all__ = ["GtpEngine", "GtpError", "run_session", "main"]
@@ -411,17 +411,10 @@ class GtpEngine:
         whole = self.game.history == loaded.history
         header = dict(players=r.players, event=info.get("EV"), date=info.get("DT") or time.strftime("%Y-%m-%d"),
                       result=info.get("RE") if whole else None)
-        comments = {0: info["C"]} if info.get("C") is not None else {}
-        # The comments of the moves the game still shares with the record: node k is move k where
-        # the record has its setup in the root and one move in every other node (as Pentobi and
-        # this package write them); otherwise only the root's.
-        main = r.main_line()
-        if all(sum(k in _MOVE_IDS for k in n.properties) == 1 and not any(k in _SETUP_IDS or k == "AE" for k in n.properties)
-               for n in main[1:]):
-            mine = [(c, m) for c, m, setup in self.game._history if not setup]
-            theirs = [(c, m) for c, m, setup in loaded._history if not setup]
-            shared = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
-            comments.update({k: main[k].get("C") for k in range(1, shared + 1) if main[k].get("C") is not None})
+        # The comments of the moves the game still shares with the record (and the root's).
+        mine, theirs = ([g.history[i] for i in g._move_indices()] for g in (self.game, loaded))
+        shared = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        comments = {k: text for k, text in r._move_comments().items() if k <= shared}
         if comments:
             header["comments"] = comments
         return header

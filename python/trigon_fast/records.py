@@ -463,6 +463,14 @@ class Record:
         """(node index on the main line, text) of each comment ``C``; 0 is the root."""
         return [(i, n.get("C")) for i, n in enumerate(self.main_line()) if n.get("C") is not None]
 
+    def _move_comments(self) -> Dict[int, str]:
+        """Comments by move number (0: the root) where node k of the main line is move k (its
+        setup in the root and one move in every other node, as Pentobi and this package write
+        records); else the root's alone."""
+        plain = all(sum(k in _MOVE_IDS for k in n.properties) == 1 and
+                    not any(k in _SETUP_IDS or k == "AE" for k in n.properties) for n in self.main_line()[1:])
+        return {k: text for k, text in self.comments() if plain or k == 0}
+
     def game(self, move_number: Optional[int] = None, nodes: Optional[Sequence[Node]] = None) -> Game:
         """Replay the main line (or the given path of nodes from the root). With ``move_number``
         (1-based, as ``loadsgf``), stop before that move is played."""

@@ -254,8 +254,8 @@ def _move_number_labels(game) -> Dict[int, str]:
     record's setup placements are not moves and carry no number."""
     b = game.board
     out: Dict[int, str] = {}
-    moves = [m for _, m, setup in game._history if not setup]
-    for i, move in enumerate(moves, start=1):
+    history = game.history
+    for i, move in enumerate((history[k][1] for k in game._move_indices()), start=1):
         cells = move.cell_indices
         xs = [b.cell_xy(c) for c in cells]
         mx, my = sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs)

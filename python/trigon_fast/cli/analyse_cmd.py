@@ -14,7 +14,7 @@ from ..game import Game
 from ..move import Move
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
-                     move_indices, progress, read_game, write_picture)
+                     progress, read_game, write_picture)
 from .group import main
 
 
@@ -96,7 +96,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         return
 
     history = game.history
-    moves = move_indices(game)  # (setup placements are not moves: they are not judged)
+    moves = game._move_indices()  # (setup placements are not moves: they are not judged)
     rows: List[Dict[str, Any]] = []
     analyses: List[Optional[search.Analysis]] = []
     interrupted = False
@@ -161,7 +161,7 @@ def analysis_svg(game: Game, a: search.Analysis, candidates: int = 3, labelled: 
         if not math.isnan(v):
             labels.setdefault(centre, f"{v:.2f}".lstrip("0"))
     best = f"best {a.best_move.piece} {a.best_move}"
-    caption = f"{colour_name(int(game.turn))} to move after {len(move_indices(game))} moves: {best}"
+    caption = f"{colour_name(int(game.turn))} to move after {len(game._move_indices())} moves: {best}"
     return render.game_svg(game, labels=labels, candidates=top[:candidates], caption=caption)
 
 

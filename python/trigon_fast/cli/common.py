@@ -95,18 +95,12 @@ def read_game(path: str) -> Game:
     return Game.from_blksgf(pathlib.Path(path))
 
 
-def move_indices(game: Game) -> List[int]:
-    """Indices in ``game.history`` of the game's moves: a record's setup placements (``A1``..``A4``)
-    are not moves, so ``--move N`` and move numbers do not count them."""
-    return [i for i, (_, _, setup) in enumerate(game._history) if not setup]
-
-
 def game_at(game: Game, move_number: Optional[int]) -> Game:
     """The game cut back to its first ``move_number`` moves (None: all of them). Setup placements
     stay with the position they lead to: those before move ``move_number + 1`` are kept."""
     if move_number is None:
         return game
-    moves = move_indices(game)
+    moves = game._move_indices()
     n = len(moves)
     if not 0 <= move_number <= n:
         raise click.BadParameter(f"the record has moves 0..{n}, not {move_number}", param_hint="--move")

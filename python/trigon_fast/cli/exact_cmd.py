@@ -12,7 +12,7 @@ from .. import _args, exact, render
 from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, Move
 from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
-                     move_indices, parse_colours, read_game, write_picture)
+                     parse_colours, read_game, write_picture)
 from .group import main
 
 
@@ -23,10 +23,6 @@ def _layout_game(game: Game, layout: List[Tuple[Any, Move]]) -> Game:
     for c, m in layout:
         g.play(m, colour=int(c))
     return g
-
-
-def _nodes(n: int) -> str:
-    return f"{n:,} node{'' if n == 1 else 's'}"
 
 
 def _answer_word(r: exact.PlaceAllResult) -> str:
@@ -79,7 +75,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
                 break
     layout = r.witness if r.answer else r.best_layout
     shown: Optional[Game] = _layout_game(game, layout) if (r.answer or r.best_triangles is not None) else None
-    n_moves = len(move_indices(game))
+    n_moves = len(game._move_indices())
     left = {colour_name(c): sum(PIECE_SIZES[PIECE_NAMES.index(p)] for p in game.pieces_left(c)) for c in asked}
 
     if as_json:
@@ -100,10 +96,9 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
         pieces = ", ".join(f"{colour_name(c)} {len(game.pieces_left(c))}" for c in asked)
         click.echo(f"position after {n_moves} moves; pieces left: {pieces} ({r.target_triangles} triangles)")
         click.echo(f"can {names} place every piece left, the others stopping?")
-        effort = f"{_nodes(r.nodes)}, {r.seconds:.3f} s"
+        effort = f"{_args.counted(r.nodes, 'node')}, {r.seconds:.3f} s"
         if r.answer:
-            n = len(r.witness)
-            click.echo(f"yes: a layout of {n} move{'' if n == 1 else 's'} places them all ({effort})")
+            click.echo(f"yes: a layout of {_args.counted(len(r.witness), 'move')} places them all ({effort})")
         elif r.answer is False:
             click.echo(f"no: proven by exhaustive search ({effort})")
         else:
@@ -115,7 +110,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
         for m in maxima:
             how = "exactly" if m.proven else "at least (not proven)"
             click.echo(f"  {colour_name(m.colour)} alone: {how} {m.triangles} of its {left[colour_name(m.colour)]} "
-                       f"triangles ({_nodes(m.nodes)}, {m.seconds:.3f} s)")
+                       f"triangles ({_args.counted(m.nodes, 'node')}, {m.seconds:.3f} s)")
     # With --json the "wrote" lines go to stderr: stdout stays one JSON document.
     written = []
     if out or svg_path:
