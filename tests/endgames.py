@@ -1,10 +1,20 @@
-"""Endgame positions shared by the solver tests."""
+"""Endgame positions shared by the solver tests, and answers found without the solver."""
 
 from __future__ import annotations
 
 import random
 
 import trigon_fast as tf
+
+
+def max_alone(pos, colour) -> int:
+    """Most triangles the colour can place alone: plain exhaustive enumeration of its moves."""
+    best = 0
+    for pid in pos.generate(colour):
+        nxt = pos.copy()
+        nxt.place(colour, int(pid))
+        best = max(best, tf.PIECE_SIZES[pos.board.placement_piece(int(pid))] + max_alone(nxt, colour))
+    return best
 
 
 def near_miss(seed: int, left: int = 12, replaced: int = 8) -> tf.Game:

@@ -95,21 +95,25 @@ def _lattice(side: int, cell: Cell) -> Tuple[int, int, int]:
     return ((x - b - t - (side - 1)) // 2, b, t)
 
 
+def lattice_symmetry(cell: Tuple[int, int, int], k: int) -> Tuple[int, int, int]:
+    """Lattice symmetry k of a lattice cell (a, b, t): k % 6 turns of 60 degrees, after a
+    reflection when k >= 6 (up to a translation)."""
+    a, b, t = cell
+    u, v = 3 * a + 1 + t, 3 * b + 1 + t
+    if k >= 6:
+        u, v = v, u
+    for _ in range(k % 6):
+        u, v = -v, u + v
+    t = 1 if u % 3 == 2 else 0
+    return (u - 1 - t) // 3, (v - 1 - t) // 3, t
+
+
 @lru_cache(maxsize=None)
 def shape_key(side: int, cells: FrozenSet[Cell]) -> Tuple:
     """Congruence class of a cell set (rotations and reflections, up to translation)."""
     best = None
     for k in range(12):
-        pts = []
-        for c in cells:
-            a, b, t = _lattice(side, c)
-            u, v = 3 * a + 1 + t, 3 * b + 1 + t
-            if k >= 6:
-                u, v = v, u
-            for _ in range(k % 6):
-                u, v = -v, u + v
-            tt = 1 if u % 3 == 2 else 0
-            pts.append(((u - 1 - tt) // 3, (v - 1 - tt) // 3, tt))
+        pts = [lattice_symmetry(_lattice(side, c), k) for c in cells]
         ma = min(p[0] for p in pts)
         mb = min(p[1] for p in pts)
         form = tuple(sorted((p[0] - ma, p[1] - mb, p[2]) for p in pts))

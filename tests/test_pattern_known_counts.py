@@ -12,6 +12,8 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
+from reference_rules import lattice_symmetry
+
 
 def _macmahon(a, b, c):
     """Lozenge tilings of the a, b, c, a, b, c hexagon (MacMahon's product formula)."""
@@ -35,30 +37,29 @@ def _parallelogram(width, height):
     return tf.parse_region("\n".join(" " * (height - 1 - y + (height - 1) % 2) + "x" * width for y in range(height)))
 
 
-def _transform(cell, k):
-    """Lattice symmetry k (k % 6 turns of 60 degrees, after a reflection when k >= 6)."""
-    a, b, t = cell
-    u, v = 3 * a + 1 + t, 3 * b + 1 + t
-    if k >= 6:
-        u, v = v, u
-    for _ in range(k % 6):
-        u, v = -v, u + v
-    t = 1 if u % 3 == 2 else 0
-    return (u - 1 - t) // 3, (v - 1 - t) // 3, t
-
-
 def _region_symmetries(region):
     """How many of the 12 lattice symmetries (with a translation) map the region onto itself."""
     board = tf.board(9)
     lat = sorted(board.lattice(c) for c in region)
     n = 0
     for k in range(12):
-        img = sorted(_transform(c, k) for c in lat)
+        img = sorted(lattice_symmetry(c, k) for c in lat)
         if img[0][2] != lat[0][2]:
             continue
         da, db = lat[0][0] - img[0][0], lat[0][1] - img[0][1]
         n += sorted((a + da, b + db, t) for a, b, t in img) == lat
     return n
+
+
+@pytest.mark.parametrize("side", [2, 3])
+def test_lozenge_tilings_of_a_hexagon_match_macmahon(side):
+    region = _hexagon(side)
+    assert len(region) == 6 * side * side
+    expected = _macmahon(side, side, side)
+    counted = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=0)
+    assert counted.exhausted and counted.count == expected
+    listed = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=10**6)
+    assert listed.count == expected and len({frozenset(m.id for m in s) for s in listed.solutions}) == expected
 
 
 @pytest.mark.parametrize("side", [4, 5])

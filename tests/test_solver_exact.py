@@ -15,7 +15,7 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-from endgames import near_miss
+from endgames import max_alone, near_miss
 
 
 # -- independent polyiamond brute force ------------------------------------------------------
@@ -312,17 +312,6 @@ def test_pattern_puzzle_solved_on_several_threads_at_once():
 
 
 # -- exact endgame questions ------------------------------------------------------------------
-def _max_alone(pos, colour, memo=None):
-    """Most triangles the colour can place alone: plain exhaustive enumeration."""
-    best = 0
-    sizes = tf.PIECE_SIZES
-    for pid in pos.generate(colour):
-        nxt = pos.copy()
-        nxt.place(colour, int(pid))
-        best = max(best, sizes[pos.board.placement_piece(int(pid))] + _max_alone(nxt, colour))
-    return best
-
-
 def _endgame(seed, undo=0):
     """A four-player random game, `undo` moves taken back."""
     g = tf.random_game(seed=seed)
@@ -337,7 +326,7 @@ def test_max_placeable_matches_enumeration(seed):
     for c in g.variant.colours:
         if not g.pieces_left(c):
             continue
-        expected = _max_alone(g.position, int(c))
+        expected = max_alone(g.position, int(c))
         r = tf.max_placeable(g, c, time_limit=20)
         assert r.proven and r.triangles == expected
         placed = sum(m.size for _, m in r.witness)
@@ -358,7 +347,7 @@ def test_max_placeable_matches_enumeration_at_game_ends(seed):
         g = _endgame(seed, undo)
         for c in g.variant.colours:
             if g.pieces_left(c):
-                assert tf.max_placeable(g, c, time_limit=20).triangles == _max_alone(g.position, int(c))
+                assert tf.max_placeable(g, c, time_limit=20).triangles == max_alone(g.position, int(c))
 
 
 # A four-player game played by the search at level 3, 12 moves a colour (10 pieces left each).
@@ -559,33 +548,6 @@ def test_can_place_all_limit_gives_not_proven():
     r = tf.can_place_all(g, time_limit=10, node_limit=50, heuristic=False)
     assert r.answer is None and not r.proven
     assert tf.can_place_all(g, time_limit=10).answer is True  # the guided search finds a witness
-
-
-def _macmahon(a, b, c):
-    """Lozenge tilings of a hexagon with sides a, b, c (MacMahon's formula)."""
-    from fractions import Fraction
-    n = Fraction(1)
-    for i in range(1, a + 1):
-        for j in range(1, b + 1):
-            for k in range(1, c + 1):
-                n *= Fraction(i + j + k - 1, i + j + k - 2)
-    return int(n)
-
-
-@pytest.mark.parametrize("side", [2, 3])
-def test_lozenge_tilings_of_a_hexagon_match_macmahon(side):
-    rows = [2 * side + 1 + 2 * i for i in range(side)]
-    widths = rows + rows[::-1]
-    lead = [2 * side - 2 - i for i in range(side)]
-    leads = lead + lead[::-1]
-    picture = "\n".join(" " * s + "x" * w for s, w in zip(leads, widths))
-    region = tf.parse_region(picture)
-    assert len(region) == 6 * side * side
-    expected = _macmahon(side, side, side)
-    counted = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=0)
-    assert counted.exhausted and counted.count == expected
-    listed = tf.solve_pattern(region, pieces={"2": len(region) // 2}, all_solutions=True, max_solutions=10**6)
-    assert listed.count == expected and len({frozenset(m.id for m in s) for s in listed.solutions}) == expected
 
 
 def test_can_place_all_several_colours_no_when_one_alone_cannot():

@@ -12,16 +12,7 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-
-def _max_alone(pos, colour):
-    """Most triangles the colour can place alone: plain exhaustive enumeration."""
-    best = 0
-    sizes = tf.PIECE_SIZES
-    for pid in pos.generate(colour):
-        nxt = pos.copy()
-        nxt.place(colour, int(pid))
-        best = max(best, sizes[pos.board.placement_piece(int(pid))] + _max_alone(nxt, colour))
-    return best
+from endgames import max_alone
 
 
 def _area_left(g, colour):
@@ -54,7 +45,7 @@ def test_max_placeable_matches_enumeration_with_the_last_moves_lifted(seed):
     for colour in range(4):
         for k in (1, 2):
             g = _lifted(seed, colour, k)
-            want = _max_alone(g.position, colour)
+            want = max_alone(g.position, colour)
             r = tf.max_placeable(g, colour, time_limit=20, heuristic=False)
             assert r.proven and r.triangles == want, (colour, k)
             h = g.copy()
