@@ -228,8 +228,11 @@ def test_get_value_after_a_forced_move_says_why_there_is_none():
         g.undo()
     assert len(g.legal_moves) == 1, "seed 11 has a forced move"
     eng.game = g
-    assert eng.handle(f"genmove {int(g.turn) + 1}").startswith("= ")
+    (forced,) = g.legal_moves
+    assert eng.handle(f"genmove {int(g.turn) + 1}") == f"= {forced}\n\n"
     assert eng.handle("get_value") == "? no search value: the last search had one legal move and played it unsearched\n\n"
+    # Its one row has no simulations behind it, so no value (not its prior dressed as one).
+    assert eng.handle("move_values") == f"= 0 nan {forced}\n\n"
 
 
 def test_savesgf_keeps_the_header_of_the_record_loaded(tmp_path):

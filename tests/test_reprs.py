@@ -67,7 +67,7 @@ def test_analysis_reprs():
     assert r.startswith(f"<Analysis {a.colour.name.lower()} to move: best {a.best_move} (value ")
     assert f"{len(a.moves)} moves searched, 100 simulations" in r
     m = a.moves[0]
-    assert repr(m) == f"<MoveAnalysis {m.move}: {m.visits} visits, value {m.value:.3f}, prior {m.prior:.3f}>"
+    assert repr(m) == f"<MoveAnalysis {m.move}: {m.visits:,} visits, value {m.value:.3f}, prior {m.prior:.3f}>"
 
 
 def test_pattern_result_reprs():

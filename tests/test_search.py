@@ -79,6 +79,10 @@ def test_forced_single_move_returns_at_once():
                 assert a.forced and a.simulations == 0
                 assert np.isnan(a.value).all()
                 assert a.best_move.id == int(ids[0])
+                # No simulation went through the move: its value is unknown, not its prior.
+                (m,) = a.moves
+                assert m.visits == 0 and np.isnan(m.value) and np.isnan(m.value_per_colour).all()
+                assert "0 visits, value unknown" in repr(m)
                 found += 1
                 break
             game.play(int(ids[rng.integers(len(ids))]))

@@ -40,7 +40,8 @@ def level_simulations(level: int) -> int:
 @dataclass(repr=False)
 class MoveAnalysis:
     """One searched move of the root: visits, mean value for the colour to move (0..1), prior,
-    and per colour the mean value and final score of the simulations through it."""
+    and per colour the mean value and final score of the simulations through it (NaN for a
+    move no simulation went through, such as a forced move)."""
 
     move: Move
     visits: int
@@ -50,7 +51,8 @@ class MoveAnalysis:
     score_per_colour: np.ndarray
 
     def __repr__(self) -> str:
-        return f"<MoveAnalysis {self.move}: {self.visits} visits, value {self.value:.3f}, prior {self.prior:.3f}>"
+        value = "unknown" if self.visits == 0 else f"{self.value:.3f}"
+        return f"<MoveAnalysis {self.move}: {_args.counted(self.visits, 'visit')}, value {value}, prior {self.prior:.3f}>"
 
     def to_dict(self) -> Dict[str, Any]:
         """The move's figures as JSON-able data (the move as text and id)."""
@@ -155,9 +157,11 @@ def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Anal
 
     searched = raw.simulations > 0  # a forced move is returned without simulations
 
+    # A move no simulation went through has no value yet (the core reports its prior there).
     moves = [
-        MoveAnalysis(Move.from_id(m.move, side), int(m.visits), float(m.value), float(m.prior),
-                     per_colour(m.value_per_colour), per_colour(m.score_per_colour))
+        MoveAnalysis(Move.from_id(m.move, side), int(m.visits), float(m.value) if m.visits else float("nan"),
+                     float(m.prior), per_colour(m.value_per_colour, m.visits > 0),
+                     per_colour(m.score_per_colour, m.visits > 0))
         for m in raw.moves
     ]
     return Analysis(
