@@ -193,7 +193,7 @@ def test_loadsgf_savesgf(tmp_path):
     out = replies(f'loadsgf "{path}" 5', f"savesgf {saved}", f'loadsgf "{path}"', "final_score")
     assert [s for s, _, _ in out] == ["="] * 4
     back = tf.Game.from_blksgf(saved)
-    assert back.history == game.history[:4]
+    assert back.history == game.history  # the record's whole tree goes back, as Pentobi writes it
     assert out[3][2] == " ".join(str(game.score(c) + 110) for c in range(4))
     bad = tmp_path / "bad.blksgf"
     bad.write_text("(;GM[Blokus Trigon]\n;1[r14])")
@@ -249,12 +249,96 @@ def test_savesgf_keeps_the_header_of_the_record_loaded(tmp_path):
     assert whole.players == played_on.players == ("Ann", "Bob") and cleared.players == (None, None)
     assert whole.info["EV"] == played_on.info["EV"] == "club" and whole.info["DT"] == "2026-01-02"
     assert whole.info["C"] == "start" and "EV" not in cleared.info
-    assert whole.result == rec.result and played_on.result is None  # the result is the loaded game's only
-    assert whole.game().history == g.history and len(played_on.game().history) == 10
-    # The moves' comments stay while the game shares those moves with the record.
-    assert whole.comments() == [(0, "start"), (3, "third"), (12, "twelfth")]
-    assert played_on.comments() == [(0, "start"), (3, "third")]
+    # The main line is the record's in both, so its result and comments stay.
+    assert whole.result == played_on.result == rec.result and cleared.result is None
+    assert whole.game().history == played_on.game().history == g.history
+    assert whole.comments() == played_on.comments() == [(0, "start"), (3, "third"), (12, "twelfth")]
     assert cleared.comments() == []
+    # The move genmove chose is a variation at move 10 (or the record's own tenth move).
+    genmoved = tf.Move.from_str(out[3][2])
+    lines = [tf.Record(played_on.root).game(nodes=line).history for line in played_on.lines()]
+    assert g.history[:9] + [(tf.Colour.BLUE, genmoved)] in lines
+    assert len(lines) == (1 if g.history[9] == (tf.Colour.BLUE, genmoved) else 2)
+
+
+def _record_with_variation(tmp_path):
+    """A finished two-player record with a second line from move 7, and comments on both."""
+    main = tf.random_game(tf.Variant("two_player", pentobi_compatible=True), 5)
+    other = tf.Game(main.variant, main.moves[:6])
+    while not other.is_over:  # a different seventh move, then random play
+        moves = [m for m in other.legal_moves if len(other.history) > 6 or (other.turn, m) != main.history[6]]
+        other.play(moves[len(moves) // 2])
+    rec = tf.Record.from_game(main, comments={7: "main seven"})
+    alt = tf.Record.from_game(other, comments={7: "other seven"})
+    rec.main_line()[6].children.append(alt.main_line()[7])  # the other line from move 7
+    path = tmp_path / "tree.blksgf"
+    path.write_text(rec.to_blksgf())
+    return path, main, other
+
+
+def _lines(path):
+    r = tf.read_blksgf(path)
+    return r, [tf.Record(r.root).game(nodes=line).history for line in r.lines()]
+
+
+def test_savesgf_writes_back_the_tree_loaded(tmp_path):
+    # As Pentobi: loadsgf keeps the tree, moves played where it has none make a new variation,
+    # savesgf writes the whole tree (the game's line among the others).
+    path, main, other = _record_with_variation(tmp_path)
+    r0, lines0 = _lines(path)
+    assert lines0 == [main.history, other.history] and r0.result is not None
+    (c7, _), (c8, _) = other.history[6:8]
+    seventh = next(m for m in tf.Game(main.variant, main.moves[:6]).legal_moves
+                   if m not in (main.moves[6], other.moves[6]))
+    out = replies(f"loadsgf {path}", f"savesgf {tmp_path / 'same.blksgf'}",
+                  f"loadsgf {path} 12", "undo", "undo", "undo", "undo", "undo",
+                  f"play {c7 + 1} {other.moves[6]}", f"play {c8 + 1} {other.moves[7]}",
+                  f"savesgf {tmp_path / 'into.blksgf'}", "undo", "undo", f"play {c7 + 1} {seventh}",
+                  f"savesgf {tmp_path / 'new.blksgf'}")
+    assert [s for s, _, _ in out] == ["="] * len(out)
+    same, lines = _lines(tmp_path / "same.blksgf")
+    assert lines == lines0 and same.to_blksgf() == r0.to_blksgf()
+    # Back to move 6 and into the other line: it is followed, no new node.
+    into, lines = _lines(tmp_path / "into.blksgf")
+    assert lines == lines0 and into.result == r0.result
+    assert [text for _, text in into.comments()] == ["main seven"]
+    assert into.main_line()[6].children[1].get("C") == "other seven"
+    # A seventh move of neither line: a third variation at move 7, the main line and its result kept.
+    new, lines = _lines(tmp_path / "new.blksgf")
+    assert lines[:2] == lines0 and lines[2] == main.history[:6] + [(c7, seventh)]
+    assert new.result == r0.result and new.variations() == 1 and len(new.main_line()[6].children) == 3
+
+
+def test_savesgf_keeps_a_turn_set_without_a_move(tmp_path):
+    g = tf.random_game(tf.Variant.FOUR_PLAYER, 2)
+    while len(g.history) > 20:
+        g.undo()
+    rec = tf.Record.from_game(g, comments={20: "twenty"})
+    end = tf.records.Node()
+    end.set("PL", "3")  # red to move next, in a node of its own
+    rec.main_line()[-1].children.append(end)
+    path = tmp_path / "pl.blksgf"
+    path.write_text(rec.to_blksgf())
+    out = replies(f"loadsgf {path}", f"savesgf {tmp_path / 'a.blksgf'}", "undo", f"play 4 {g.moves[-1]}",
+                  f"savesgf {tmp_path / 'b.blksgf'}")
+    assert [s for s, _, _ in out] == ["="] * 5
+    # The loaded position (the PL node's) and the same move played again are lines of the tree.
+    assert (tmp_path / "a.blksgf").read_text() == (tmp_path / "b.blksgf").read_text() == rec.to_blksgf()
+
+
+def test_savesgf_drops_the_result_when_the_main_line_goes_on(tmp_path):
+    g = tf.random_game(tf.Variant("two_player", pentobi_compatible=True), 8)
+    while len(g.history) > 30:
+        g.undo()
+    path = tmp_path / "resigned.blksgf"
+    tf.write_blksgf(g, path, result="W+R")  # a game that ended by resignation
+    out = replies(f"loadsgf {path}", f"savesgf {tmp_path / 'a.blksgf'}", "genmove 1", f"savesgf {tmp_path / 'b.blksgf'}")
+    assert [s for s, _, _ in out] == ["="] * 4
+    a, b = tf.read_blksgf(tmp_path / "a.blksgf"), tf.read_blksgf(tmp_path / "b.blksgf")
+    assert a.result == "W+R" and a.game().history == g.history
+    # The move played extends the main line: the result no longer belongs to it.
+    assert b.result is None and b.game().history == g.history + [(tf.Colour.BLUE, tf.Move.from_str(out[2][2]))]
+    assert b.variations() == 0
 
 
 def test_analyze_lists_legal_moves_with_values():

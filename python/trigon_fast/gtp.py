@@ -31,7 +31,7 @@ from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
 from .move import PIECE_SIZES, Move
 from .playout import random_game
-from .records import RecordError, read_blksgf, variant_from_game_name, write_blksgf
+from .records import Record, RecordError, read_blksgf, variant_from_game_name
 from .variants import Colour, StartRule, Variant
 
 __all__ = ["GtpEngine", "GtpError", "run_session", "main"]
@@ -76,7 +76,7 @@ class GtpEngine:
         self.variant = variant_from_game_name(_GAME_IDS.get(game, game))
         self.game = Game(self.variant)
         self.quit = False
-        self._loaded = None  # the record loadsgf read last (savesgf keeps its header)
+        self._loaded = None  # the record loadsgf read last (savesgf writes its tree back)
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
         self.last_value: Optional[float] = None  # value of the last search for its colour's side
         self._search_engine = None  # the search's Engine (keeps its tree between moves)
@@ -163,7 +163,7 @@ class GtpEngine:
     def _new_game(self, variant: Variant, game: Optional[Game] = None, record=None) -> None:
         self.variant = variant
         self.game = Game(variant) if game is None else game
-        self._loaded = record  # the record loadsgf read: savesgf keeps its header
+        self._loaded = record  # the record loadsgf read: savesgf writes its tree back
         self.last_analysis = []
         self.last_value = None
         self._search_engine = None
@@ -394,15 +394,32 @@ class GtpEngine:
 
     def cmd_savesgf(self, args, rest):
         _n_args(args, 1)
+        text = self._record_text()
         try:
-            write_blksgf(self.game, args[0], **self._header())
+            with open(args[0], "w", encoding="utf-8") as f:
+                f.write(text)
         except OSError as e:
             raise GtpError(f"cannot write {args[0]}: {e.strerror}") from None
         return ""
 
+    def _record_text(self) -> str:
+        """savesgf's record: after loadsgf, the record's whole tree with the game as one of its
+        lines (as Pentobi writes its tree back: moves played where the record has others are a
+        new variation); else, or when the game left the record some other way, the game."""
+        r = self._loaded
+        if r is not None:
+            merged = r._with_game(self.game)
+            if merged is not None:
+                record, _ = merged
+                if len(record.main_line()) != len(r.main_line()):
+                    record.root.set("RE")  # the main line went on past the result it had
+                return record.to_blksgf()
+        return Record.from_game(self.game, **self._header()).to_blksgf()
+
     def _header(self) -> dict:
-        """savesgf's header: after loadsgf, the record's players, event, date and root comment
-        (and its result while the game is still the record's whole main line); else today."""
+        """savesgf's header where the game is not a line of the tree loaded (a line that does
+        not replay, say): the record's players, event, date and root comment (and its result
+        while the game is still the record's whole main line); else today."""
         r = self._loaded
         if r is None:
             return dict(date=time.strftime("%Y-%m-%d"))

@@ -261,6 +261,30 @@ def parse_sgf(text: str) -> List[Node]:
         raise parser.error("variations are nested too deeply") from None
 
 
+def _copy_tree(root: Node) -> Node:
+    """A copy of a tree of nodes (without recursion: records are deep)."""
+    def copy_node(node: Node) -> Node:
+        new = Node(node.line, node.column)
+        new.properties = {k: list(v) for k, v in node.properties.items()}
+        new.positions = {k: list(v) for k, v in node.positions.items()}
+        return new
+
+    top = copy_node(root)
+    stack = [(root, top)]
+    while stack:
+        old, new = stack.pop()
+        for child in old.children:
+            c = copy_node(child)
+            new.children.append(c)
+            stack.append((child, c))
+    return top
+
+
+def _node_moves(node: Node) -> List[str]:
+    """The move properties (``1``..``4``) of a node."""
+    return [k for k in node.properties if k in _MOVE_IDS]
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
@@ -479,24 +503,76 @@ class Record:
         g = Game(self.variant)
         played = 0
         for node in (self.main_line() if nodes is None else nodes):
-            moves = [k for k in node.properties if k in _MOVE_IDS]
-            stray = [k for k in node.properties if k in ("B", "W") or (k.isdigit() and k not in _MOVE_IDS)]
-            if stray:  # a move that would be dropped unseen: Pentobi's Trigon records use 1..4 only
-                raise RecordError(f"{stray[0]}[...] is not a move of a Trigon record: moves are 1[...] to 4[...]"
-                                  + (" (B and W are for two-colour games such as Blokus Duo)" if stray[0] in "BW" else ""),
-                                  *node.position(stray[0]))
-            if move_number is not None and moves and played + 1 >= move_number:
+            if move_number is not None and _node_moves(node) and played + 1 >= move_number:
                 break
-            g = self._apply_setup(g, node)
-            if len(moves) > 1:
-                raise RecordError(f"one node holds moves of several colours ({', '.join(moves)})",
-                                  *node.position(moves[1]))
-            if moves:
-                self._apply_move(g, node, moves[0], played + 1)
-                played += 1
-            elif "PL" in node and not any(k in node for k in (*_SETUP_IDS, "AE")):
-                self._apply_player(g, node)
+            g, played = self._apply_node(g, node, played)
         return g
+
+    def _apply_node(self, g: Game, node: Node, played: int) -> Tuple[Game, int]:
+        """The game after one node (its setup, then its move or PL) and the moves played then;
+        ``g`` itself changes unless the node lifts pieces off (then a new game is returned)."""
+        moves = _node_moves(node)
+        stray = [k for k in node.properties if k in ("B", "W") or (k.isdigit() and k not in _MOVE_IDS)]
+        if stray:  # a move that would be dropped unseen: Pentobi's Trigon records use 1..4 only
+            raise RecordError(f"{stray[0]}[...] is not a move of a Trigon record: moves are 1[...] to 4[...]"
+                              + (" (B and W are for two-colour games such as Blokus Duo)" if stray[0] in "BW" else ""),
+                              *node.position(stray[0]))
+        g = self._apply_setup(g, node)
+        if len(moves) > 1:
+            raise RecordError(f"one node holds moves of several colours ({', '.join(moves)})",
+                              *node.position(moves[1]))
+        if moves:
+            self._apply_move(g, node, moves[0], played + 1)
+            played += 1
+        elif "PL" in node and not any(k in node for k in (*_SETUP_IDS, "AE")):
+            self._apply_player(g, node)
+        return g, played
+
+    def _with_game(self, game: Game) -> Optional[Tuple["Record", List[Node]]]:
+        """A copy of this record whose tree holds the game as one of its lines, and that line's
+        nodes: from the root, the game's moves follow the nodes that play them (main line
+        first), and those no node plays become new nodes there (a new variation, or the end of
+        the line). None when the game is not one of the tree's positions plus moves (another
+        variant, other setup placements, a turn set by hand)."""
+        if game.variant != self.variant:
+            return None
+        root = _copy_tree(self.root)
+        steps = game._history
+        try:
+            g, played = self._apply_node(Game(self.variant), root, 0)
+            path = [root]
+            while len(g._history) < len(steps) and g._history == steps[:len(g._history)]:
+                for child in path[-1].children:
+                    if not _node_moves(child):
+                        continue  # a node that plays no move is not one of the game's
+                    after, n = self._apply_node(g.copy(), child, played)
+                    if after._history == steps[:len(after._history)]:
+                        g, played = after, n
+                        path.append(child)
+                        break
+                else:
+                    break
+            if g._history == steps and g.turn != game.turn:
+                # The turn the game has may be one a node without a move set (PL).
+                for child in path[-1].children:
+                    after, _ = self._apply_node(g.copy(), child, played)
+                    if not _node_moves(child) and after._history == steps and after.turn == game.turn:
+                        g = after
+                        path.append(child)
+                        break
+        except RecordError:
+            return None  # a variation that does not replay: the game is not in it
+        if g._history != steps[:len(g._history)] or any(setup for _, _, setup in steps[len(g._history):]):
+            return None
+        for c, m, _ in steps[len(g._history):]:
+            node = Node()
+            node.set(str(int(c) + 1), str(m))
+            path[-1].children.append(node)
+            path.append(node)
+            g.play(m, colour=None if g.turn == c else c)
+        if g.turn != game.turn:
+            return None
+        return Record(root, self.variant), path
 
     def _colour(self, node: Node, ident: str, c: int) -> int:
         if c not in self.variant.colours:
