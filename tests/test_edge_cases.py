@@ -290,7 +290,7 @@ def test_bad_move_types_and_ids():
 def test_wrong_colour_and_piece_already_used():
     g = tf.Game(tf.Variant.THREE_PLAYER)
     m = first_move_on(g, "p14")
-    with pytest.raises(tf.IllegalMoveError, match="no part"):
+    with pytest.raises(tf.ColourError, match="takes no part"):
         g.play(m, colour=3)
     with pytest.raises(tf.InvalidMoveError):
         g.play(m, colour=7)

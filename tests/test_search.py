@@ -264,9 +264,19 @@ def test_node_budget_bounds_the_tree(budget):
     assert b.nodes <= budget and b.simulations == 6000
 
 
-def test_node_budget_smaller_than_the_root_is_an_error():
-    with pytest.raises(ValueError, match="max_nodes"):
-        tf.Engine(max_nodes=10).analyse(tf.Game(tf.Variant.FOUR_PLAYER), simulations=10)
+def test_node_budget_smaller_than_the_root_still_searches():
+    # The budget always holds the root and its moves (it was an error); the tree grows no more.
+    for budget in (1, 10, 2479):
+        engine = tf.Engine(max_nodes=budget, reuse_tree=True)
+        a = engine.analyse(tf.Game(tf.Variant.FOUR_PLAYER), simulations=300, seed=1)
+        assert a.simulations == 300 and sum(m.visits for m in a.moves) == 300
+        assert a.nodes == engine.nodes == 2480  # the root and its 2,478 moves (and slot 0), nothing below
+    # The next move's search finds its root in the full tree, unexpanded: a fresh tree with room.
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    g.play(engine.analyse(g, simulations=300, seed=1).best_move)
+    a = engine.analyse(g, simulations=200, seed=1)
+    assert a.simulations == 200 and a.nodes == 2 + len(g.legal_moves) == 2067
+    assert all(g.check(m.move) is None for m in a.moves)
 
 
 def test_a_playout_kind_out_of_range_is_refused_by_the_core():

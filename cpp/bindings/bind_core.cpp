@@ -321,7 +321,8 @@ void bind_core(py::module_& m) {
                 Rng rng(seed + static_cast<std::uint64_t>(g));
                 po.reset(start);
                 total_moves += po.run(rng);
-                for (int c = 0; c < kNumColours; ++c) score_sum[c] += po.position().score(c);
+                for (int c = 0; c < kNumColours; ++c)
+                    if (start.in_play(c)) score_sum[c] += po.position().score(c);  // absent colours: 0
             }
         });
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -454,8 +454,24 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     }
     root_pos_ = std::make_unique<Position>(pos);
     tree_params_ = params;
-    if ((*store_)[root_].first_child.load() == 0 && !expand(root_, pos, *std::make_unique<MoveList>()))
-        throw std::invalid_argument("max_nodes is too small for the moves of the root");
+    if ((*store_)[root_].first_child.load() == 0) {
+        auto ml = std::make_unique<MoveList>();
+        if (!expand(root_, pos, *ml)) {
+            // The budget always holds the root and its moves (2,478 on the empty board): a
+            // fresh tree that does, so a small max_nodes bounds the tree without failing here.
+            pos.generate(pos.to_move(), *ml);
+            {
+                auto fresh = std::make_unique<NodeStore>();
+                std::lock_guard<std::mutex> lock(store_mutex_);
+                store_ = std::move(fresh);
+                store_->reset(std::max<std::size_t>(params.max_nodes, 2 + static_cast<std::size_t>(ml->size)));  // (+ index 0)
+                root_ = store_->alloc(1);
+            }
+            reused_visits_ = 0;
+            store_full_.store(false);
+            if (!expand(root_, pos, *ml)) throw std::logic_error("the root has no moves although the game goes on");
+        }
+    }
     const std::uint32_t nroot = (*store_)[root_].num_children;
     root_stats_.clear();
     for (std::uint32_t i = 0; i < nroot; ++i) root_stats_.push_back(std::make_unique<RootStat>());

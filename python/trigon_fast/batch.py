@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import inspect
 import json
 import multiprocessing as mp
 import operator
@@ -32,7 +33,7 @@ import numpy as np
 
 from . import _args, _core
 from .errors import TrigonError
-from .game import Game
+from .game import Game, _lock_of
 from .move import Move
 from .playout import start_variant as _start_variant
 from .variants import Colour, Variant
@@ -140,7 +141,9 @@ def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int =
     try:
         d = _core.play_games(pos, games, seed, policy, threads, _args.flag("observations", observations, BatchError),
                              level, sides)
-    except MemoryError:
+    except (MemoryError, ValueError) as e:
+        if isinstance(e, ValueError) and "too big" not in str(e):  # numpy's "array is too big"
+            raise
         raise BatchError(f"not enough memory for {games} games (their moves are kept)") from None
     return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
                      d.get("planes"), d.get("pieces"), start)
@@ -316,6 +319,8 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     ``task_NNNNN.blksgf`` there (needs ``trigon_fast.records``). ``resume``: keep the tasks already
     in ``path`` and run only the others.
     """
+    if not isinstance(variant, Variant):  # here, not in every task on the executor
+        raise BatchError(f"variant must be a Variant, not {type(variant).__name__}")
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
@@ -345,18 +350,15 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
 
 def summarise_game(game: Game) -> dict:
     """Default analysis of a finished (or unfinished) game: length, scores, winners, and the
-    number of legal moves of the colour to move at every ply (mobility)."""
-    replay = Game(game.variant)
-    mobility = []
-    for c, m in game.history:
-        if replay.turn != c:
-            replay.set_turn(c)
-        mobility.append(len(replay.legal_moves))
-        replay.play(m)
+    number of legal moves of the colour to move at every ply (mobility). A record's setup
+    placements are not moves: neither counted nor given a mobility."""
+    with _lock_of(game):
+        # The position before each move is on the game's stack: no replay (setups need none).
+        mobility = [int(game._stack[i].generate(int(game._history[i][0])).size) for i in game._move_indices()]
     ps = list(game.player_scores())
     best = max(ps)
     return {
-        "length": len(game.history),
+        "length": len(mobility),
         "over": game.is_over,
         "scores": {c.name.lower(): s for c, s in game.scores().items()},
         "player_scores": ps,
@@ -440,7 +442,15 @@ def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant:
     if not _solver_available():
         raise BatchError("solve_seeds needs trigon_fast.solver, which this installation lacks")
     v = variant if variant is not None else Variant.SOLO
+    if not isinstance(v, Variant):  # here, not in every task on the executor
+        raise BatchError(f"variant must be a Variant, not {type(v).__name__}")
     time_limit = _args.seconds("time_limit", time_limit, BatchError)
+    from . import solver  # type: ignore[attr-defined]
+
+    known = set(inspect.signature(solver.solve_solo).parameters) - {"variant", "seed", "time_limit", "threads"}
+    for name in solver_options:  # a misspelt option fails here, not in every task
+        if name not in known:
+            raise BatchError(f"unknown solver option {name!r}; solve_seeds passes {', '.join(sorted(known))}")
     tasks = [(tid, _solve_task, (v, _args.seed(s, BatchError), time_limit, dict(solver_options)), 1)
              for tid, s in enumerate(seeds)]
     return _run(tasks, path, executor, progress, "solver seeds", resume)

@@ -56,7 +56,8 @@ class LegalMoves:
 
     @property
     def ids(self) -> np.ndarray:
-        """Placement ids of the legal moves (numpy ``uint16``), in generation order."""
+        """Placement ids of the legal moves (numpy ``uint16``, read-only: ``.copy()`` to change
+        it), in generation order."""
         g = self._game
         with _lock_of(g):
             if self._ids is None or self._version != g._version:
@@ -65,6 +66,7 @@ class LegalMoves:
                     self._ids = np.zeros(0, dtype=np.uint16)
                 else:
                     self._ids = g._pos.generate(int(c))
+                self._ids.flags.writeable = False  # the view's own cache: a change would corrupt `in`
                 self._version = g._version
             return self._ids
 
@@ -93,7 +95,8 @@ class LegalMoves:
         return bool(np.any(self.ids == m.id))
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({len(self)}) of {self._colour_now()!r}>"
+        c = self._colour_now()
+        return f"<LegalMoves ({len(self)}) of {'no colour' if c is None else Colour(c).name.lower()}>"
 
 
 class Game:
@@ -112,6 +115,8 @@ class Game:
     def __init__(self, variant: Variant = Variant.FOUR_PLAYER, moves: Iterable[MoveLike] = ()) -> None:
         if not isinstance(variant, Variant):
             raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        if isinstance(moves, (str, Move)):
+            raise TypeError(f"moves must be a list of moves, not one {type(moves).__name__} (Game(variant, [move]))")
         self.variant = variant
         self._pos = _core.Position(variant.side, variant.colour_mask, variant.alternate_rule, int(variant.start_rule))
         self._stack: List[_core.Position] = []
@@ -163,7 +168,8 @@ class Game:
         return LegalMoves(self)
 
     def legal_moves_of(self, colour: int) -> LegalMoves:
-        """Legal moves of any colour (as if it were its turn)."""
+        """Legal moves of any colour (as if it were its turn; none for a colour that takes no
+        part)."""
         return LegalMoves(self, self._colour(colour))
 
     def is_out(self, colour: int) -> bool:
@@ -245,7 +251,7 @@ class Game:
         m = self._to_move(move)
         if self.is_over:
             return "the game is over"
-        c = self._pos.to_move if colour is None else self._colour(colour)
+        c = self._pos.to_move if colour is None else self._colour(colour, in_play=True)
         code = self._pos.check(c, m.id)
         return None if code == 0 else _core.illegal_reason(code)
 
@@ -256,9 +262,7 @@ class Game:
         m = self._to_move(move)
         if self.is_over:
             raise GameOverError(f"the game is over; cannot play {m}")
-        c = self._pos.to_move if colour is None else self._colour(colour)
-        if not self._pos.in_play(c):
-            raise IllegalMoveError(f"{Colour(c).name.lower()} takes no part in this game")
+        c = self._pos.to_move if colour is None else self._colour(colour, in_play=True)
         code = self._pos.check(c, m.id)
         if code != 0:
             raise IllegalMoveError(f"illegal move {m} for {Colour(c).name.lower()}: {_core.illegal_reason(code)}")
@@ -296,16 +300,14 @@ class Game:
     def setup(self, colour: int, move: MoveLike, to_move: Optional[int] = None) -> None:
         """Place a piece without the contact rules, as a record's setup property (``A1``..``A4``)
         does; overlaps and reused pieces are still refused. Undo removes it."""
-        c = self._colour(colour)
+        c = self._colour(colour, in_play=True)
         m = self._to_move(move)
-        if not self._pos.in_play(c):
-            raise IllegalMoveError(f"{Colour(c).name.lower()} takes no part in this game")
         probe = self._pos.copy()
         try:
             probe.place(c, m.id)
         except ValueError as e:
             raise IllegalMoveError(f"setup {m} for {Colour(c).name.lower()}: {e}") from None
-        probe.set_to_move(self._pos.to_move if to_move is None else self._colour(to_move))
+        probe.set_to_move(self._pos.to_move if to_move is None else self._colour(to_move, in_play=True))
         self._stack.append(self._pos)
         self._pos = probe
         self._history.append((Colour(c), m, True))
@@ -313,8 +315,9 @@ class Game:
 
     @_exclusive
     def set_turn(self, colour: int) -> None:
-        """Make ``colour`` (or the next one after it that can move) the colour to move."""
-        c = self._colour(colour)
+        """Make ``colour`` (or the next one after it that can move) the colour to move; a
+        colour that takes no part is a ``ColourError``."""
+        c = self._colour(colour, in_play=True)
         self._pos.set_to_move(c)
         self._version += 1
 

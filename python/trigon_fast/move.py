@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from functools import lru_cache
 from typing import Iterable, Tuple, Union
@@ -27,10 +28,11 @@ def board(side: int = 9) -> "_core.Board":
 
 def piece_index(piece: Union[str, int]) -> int:
     """Index 0..21 of a piece given by Pentobi name (``"I6"``, ``"1"``) or index."""
-    if isinstance(piece, int) and not isinstance(piece, bool):
-        if 0 <= piece < len(PIECE_NAMES):
-            return piece
-        raise InvalidMoveError(f"piece index {piece} out of range 0..21")
+    if not isinstance(piece, (str, bool)) and hasattr(piece, "__index__"):  # int, numpy integers
+        p = operator.index(piece)
+        if 0 <= p < len(PIECE_NAMES):
+            return p
+        raise InvalidMoveError(f"piece index {p} out of range 0..21")
     if isinstance(piece, str) and piece.strip().lower() in _PIECE_INDEX:
         return _PIECE_INDEX[piece.strip().lower()]
     raise InvalidMoveError(f"unknown piece {piece!r}; pieces are {' '.join(PIECE_NAMES)}")
@@ -92,8 +94,9 @@ class Move:
 
     @classmethod
     def from_id(cls, id: int, side: int = 9) -> "Move":
-        """The move of placement id ``id`` on the board of side ``side`` (9: big board, 8: inner)."""
-        return cls(int(id), side)
+        """The move of placement id ``id`` on the board of side ``side`` (9: big board, 8: inner);
+        an integer (numpy's too), not a string or a float."""
+        return cls(id, side)
 
     @classmethod
     def from_str(cls, text: str, side: int = 9) -> "Move":
@@ -126,11 +129,15 @@ class Move:
     def from_cells(cls, cells: Iterable[Union[str, int]], side: int = 9) -> "Move":
         """From cell names or indices."""
         b = board(side)
+        if isinstance(cells, str):
+            raise InvalidMoveError(f"cells must be a list of cell names or indices, not the string {_quoted(cells)} "
+                                   "(Move.from_str reads a move's text)")
         names = []
         for c in cells:
-            if not isinstance(c, str) and not 0 <= int(c) < b.num_cells:
-                raise InvalidMoveError(f"cell index {c!r} is not a cell of the side-{side} board")
-            names.append(c if isinstance(c, str) else b.cell_name(int(c)))
+            if not isinstance(c, str):
+                c = b.cell_name(_args.integer(f"a cell index of the side-{side} board", c, 0, b.num_cells - 1,
+                                              InvalidMoveError))
+            names.append(c)
         return cls.from_str(",".join(names), side)
 
     @classmethod
@@ -143,12 +150,15 @@ class Move:
         """
         p = piece_index(piece)
         forms = _core.piece_orientations(p)
-        if not isinstance(orientation, int) or not 0 <= orientation < len(forms):
-            raise InvalidMoveError(f"piece {PIECE_NAMES[p]} has orientations 0..{len(forms) - 1}, not {orientation!r}")
+        orientation = _args.integer(f"the orientation of piece {PIECE_NAMES[p]}", orientation, 0, len(forms) - 1,
+                                    InvalidMoveError)
         b = board(side)
-        c = b.parse_cell(cell) if isinstance(cell, str) else int(cell)
-        if not 0 <= c < b.num_cells:
-            raise InvalidMoveError(f"{cell!r} is not a cell of the side-{side} board")
+        if isinstance(cell, str):
+            c = b.parse_cell(cell)
+            if c < 0:
+                raise InvalidMoveError(f"{_quoted(cell)} is not a cell of the side-{side} board")
+        else:
+            c = _args.integer(f"a cell index of the side-{side} board", cell, 0, b.num_cells - 1, InvalidMoveError)
         pid = _anchor_table(side).get((p, orientation), {}).get(c)
         if pid is None:
             raise InvalidMoveError(

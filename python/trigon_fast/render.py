@@ -22,6 +22,8 @@ import operator
 from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from . import _args, _core
 from .move import PIECE_NAMES, Move, board
 from .variants import Colour
@@ -274,7 +276,7 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
     ``coordinates``: column letters and row numbers along the edges; ``last_move``: outline the
     last piece placed; ``move_numbers``: write each piece's move number on it; ``labels``: text
     per cell (cell name or index -> text, e.g. analysis values; drawn over move numbers);
-    ``caption``: a line under the board; ``highlight``: empty cells to tint (e.g. legal cells);
+    ``caption``: a line under the board; ``highlight``: empty cells to tint (names or indices, or a boolean mask over the cells);
     ``candidates``: moves drawn as dashed, see-through pieces of the colour to move (e.g. the
     search's best moves).
     """
@@ -284,7 +286,11 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
     outline = [game.history[-1][1].cell_indices] if last_move and game.history else []
     if isinstance(highlight, str):  # "h6,h7" or one cell
         highlight = highlight.split(",")
-    hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight else []
+    elif isinstance(highlight, np.ndarray) and highlight.dtype == bool:  # a mask over the cells
+        if highlight.shape != (b.num_cells,):
+            raise ValueError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
+        highlight = np.flatnonzero(highlight)
+    hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight is not None else []
     ghosts = []
     for m in candidates:
         if not isinstance(m, Move) or m.side != game.variant.side:
@@ -327,7 +333,7 @@ def pieces_left_svg(game, *, palette: str = "default", cell: float = 12.0) -> st
     """SVG of every colour's 22 pieces: those still to place filled, the placed ones as faint
     outlines; one row per colour in the game, with its score."""
     fills = _palette(palette)
-    edge = float(cell)
+    edge = _args.real("cell size", cell, 1.0, 1000.0)  # as the board's pictures check it
     h = edge * _SQRT3_2
     shapes = [_piece_shape(p) for p in range(len(PIECE_NAMES))]
     slot_w = max(max(x for x, _, _ in s) + 2 for s in shapes) * edge / 2 + edge * 0.6

@@ -13,6 +13,7 @@ found so far is returned (``interrupted`` is then true).
 from __future__ import annotations
 
 import difflib
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -37,7 +38,7 @@ def level_simulations(level: int) -> int:
     return int(_core.level_simulations(int(level)))
 
 
-@dataclass(repr=False)
+@dataclass(repr=False, eq=False)  # numpy fields: == compares identity (a field-wise == would raise)
 class MoveAnalysis:
     """One searched move of the root: visits, mean value for the colour to move (0..1), prior,
     and per colour the mean value and final score of the simulations through it (NaN for a
@@ -55,19 +56,20 @@ class MoveAnalysis:
         return f"<MoveAnalysis {self.move}: {_args.counted(self.visits, 'visit')}, value {value}, prior {self.prior:.3f}>"
 
     def to_dict(self) -> Dict[str, Any]:
-        """The move's figures as JSON-able data (the move as text and id)."""
+        """The move's figures as JSON data (the move as text and id; None where a figure is
+        NaN: strict JSON has no NaN)."""
         return {
             "move": str(self.move),
             "id": self.move.id,
             "visits": self.visits,
-            "value": self.value,
+            "value": _json_float(self.value),
             "prior": self.prior,
-            "value_per_colour": self.value_per_colour.tolist(),
-            "score_per_colour": self.score_per_colour.tolist(),
+            "value_per_colour": _json_floats(self.value_per_colour),
+            "score_per_colour": _json_floats(self.score_per_colour),
         }
 
 
-@dataclass(repr=False)
+@dataclass(repr=False, eq=False)
 class Analysis:
     """Result of a search. ``value`` (0..1) and ``expected_score`` are per colour (index 0..3;
     colours not in the game, and every colour after a forced move, hold NaN); ``moves`` are the
@@ -116,17 +118,17 @@ class Analysis:
         }
 
     def to_dict(self) -> Dict[str, Any]:
-        """The analysis as JSON-able data: colour, best move (text and id), every root move's
-        figures (``MoveAnalysis.to_dict``), principal variation, values, simulations, seconds,
-        nodes and how it ended."""
+        """The analysis as JSON data: colour, best move (text and id), every root move's
+        figures (``MoveAnalysis.to_dict``), principal variation, values (None for NaN: colours
+        not in the game, a forced move's), simulations, seconds, nodes and how it ended."""
         return {
             "colour": int(self.colour),
             "best_move": str(self.best_move),
             "best_move_id": self.best_move.id,
             "moves": [m.to_dict() for m in self.moves],
             "pv": [(int(c), str(m)) for c, m in self.pv],
-            "value": self.value.tolist(),
-            "expected_score": self.expected_score.tolist(),
+            "value": _json_floats(self.value),
+            "expected_score": _json_floats(self.expected_score),
             "simulations": self.simulations,
             "seconds": self.seconds,
             "nodes": self.nodes,
@@ -135,6 +137,14 @@ class Analysis:
             "interrupted": self.interrupted,
             "reused_visits": self.reused_visits,
         }
+
+
+def _json_float(x: float) -> Optional[float]:
+    return None if math.isnan(x) else float(x)
+
+
+def _json_floats(a: np.ndarray) -> List[Optional[float]]:
+    return [_json_float(x) for x in a.tolist()]
 
 
 def _sides(game) -> List[int]:
@@ -168,7 +178,9 @@ def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Anal
         colour=Colour(raw.to_move),
         best_move=Move.from_id(raw.best_move, side),
         moves=moves,
-        pv=[(Colour(c), Move.from_id(m, side)) for c, m in zip(raw.pv_colours, raw.pv)],
+        # A forced move is played unsearched: its line is that move alone.
+        pv=[(Colour(c), Move.from_id(m, side)) for c, m in zip(raw.pv_colours, raw.pv)] or
+           ([(Colour(raw.to_move), Move.from_id(raw.best_move, side))] if raw.forced else []),
         value=per_colour(raw.value, searched),
         expected_score=per_colour(raw.expected_score, searched),
         simulations=int(raw.simulations),
@@ -187,7 +199,9 @@ class Engine:
     module functions and override the defaults.
 
     ``max_nodes`` is the node budget of the tree (default 2**23 nodes of 24 bytes: at most
-    192 MiB); once it is spent the tree stops growing and the search goes on."""
+    192 MiB; it always holds the root and its moves); once it is spent the tree stops growing
+    and the search goes on. Copies and
+    pickles of an engine have its settings and an empty tree of their own."""
 
     # Each knob: bool, or (int or float, least, most): checked before it reaches the core.
     _KNOBS: Dict[str, Any] = {
@@ -206,14 +220,7 @@ class Engine:
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
                  seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
-        unknown = set(knobs) - set(self._KNOBS)
-        if unknown:
-            known = ["time", "simulations", "threads", "seed", "level", "playout", *self._KNOBS]
-            hints = {"time_limit": "time", "max_simulations": "simulations", "sims": "simulations"}
-            close = [hints.get(k) or next(iter(difflib.get_close_matches(k, known, 1)), None) for k in sorted(unknown)]
-            hint = "; did you mean " + ", ".join(c for c in close if c) + "?" if any(close) else ""
-            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}{hint}")
-        self._knobs = {k: self._check_knob(k, v) for k, v in knobs.items()}
+        self._knobs = self._checked_knobs(knobs)
         self._defaults = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
         self._playout = playout
         self._params(time, simulations, threads, seed, level, None, None)  # bad defaults fail here, not later
@@ -221,6 +228,19 @@ class Engine:
         # Held while a search runs (stop() does not wait for it). Re-entrant: a callback that
         # searches with this engine again gets the core's error, not a deadlock.
         self._running = threading.RLock()
+
+    @classmethod
+    def _checked_knobs(cls, knobs: Dict[str, Any]) -> Dict[str, Any]:
+        """The knobs checked: an unknown name is a ValueError with the likely intended one."""
+        unknown = set(knobs) - set(cls._KNOBS)
+        if unknown:
+            known = ["time", "simulations", "threads", "seed", "level", "playout", "callback", "callback_every",
+                     "callback_simulations", *cls._KNOBS]
+            hints = {"time_limit": "time", "max_simulations": "simulations", "sims": "simulations"}
+            close = [hints.get(k) or next(iter(difflib.get_close_matches(k, known, 1)), None) for k in sorted(unknown)]
+            hint = "; did you mean " + ", ".join(c for c in close if c) + "?" if any(close) else ""
+            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}{hint}")
+        return {k: cls._check_knob(k, v) for k, v in knobs.items()}
 
     @classmethod
     def _check_knob(cls, name: str, value: Any) -> Any:
@@ -233,6 +253,10 @@ class Engine:
         if kind is int:
             return _args.integer(name, value, lo, hi)
         return _args.real(name, value, lo, hi)
+
+    def __reduce__(self):
+        # copy, deepcopy and pickle (to a worker process) carry the settings, not the tree.
+        return (_engine_from_settings, (self._defaults, self._playout, self._knobs))
 
     def stop(self) -> None:
         """Ends a running search soon (from another thread); it returns its best move so far."""
@@ -253,7 +277,7 @@ class Engine:
         """Nodes in the engine's search tree now (it is kept between searches of one game)."""
         return int(self._searcher.nodes)
 
-    def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations):
+    def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations, knobs=None):
         p = _core.SearchParams()
         if simulations is not None:
             simulations = _args.integer("simulations", simulations, 1, _args.MAX_COUNT)
@@ -271,7 +295,7 @@ class Engine:
         if self._playout not in ("sampled", "uniform"):
             raise ValueError("playout must be 'sampled' or 'uniform'")
         p.playout = _core.PlayoutKind.SAMPLED if self._playout == "sampled" else _core.PlayoutKind.UNIFORM
-        for k, v in self._knobs.items():
+        for k, v in (self._knobs if knobs is None else knobs).items():
             setattr(p, k, v)
         if progress_every is not None:
             p.progress_every_seconds = _args.seconds("callback_every", progress_every)
@@ -282,11 +306,14 @@ class Engine:
     def analyse(self, game, time: Optional[float] = None, simulations: Optional[int] = None,
                 threads: Optional[int] = None, seed: Optional[int] = None, level: Optional[int] = None,
                 callback: Optional[Callable[[Analysis], Any]] = None, callback_every: Optional[float] = None,
-                callback_simulations: Optional[int] = None) -> Analysis:
+                callback_simulations: Optional[int] = None, **knobs: Any) -> Analysis:
         """Search the position of ``game`` (a :class:`Game`). Limits: ``time`` (seconds),
         ``simulations``, or a strength ``level`` 1..9 (default level 5). ``callback(analysis)``
         runs every ``callback_every`` seconds (default 0.5) or ``callback_simulations``
-        simulations with the analysis so far; returning ``False`` stops the search."""
+        simulations with the analysis so far (checked every 2 ms or so, so no more often than
+        that); returning ``False`` stops the search. ``knobs`` (``exploration=`` ...) override
+        the engine's for this search."""
+        knobs = {**self._knobs, **self._checked_knobs(knobs)}
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
         game = game.copy()  # (taken under its lock: another thread may play on while this searches)
@@ -307,28 +334,35 @@ class Engine:
             callback_every = 0.5
         params = self._params(time, simulations, threads, seed, level,
                               callback_every if callback is not None else None,
-                              callback_simulations if callback is not None else None)
+                              callback_simulations if callback is not None else None, knobs)
         params.side_of_colour = _sides(game)
         pos = game.position
         side = game.variant.side
         in_play = [bool(pos.in_play(c)) for c in range(4)]
         progress = None
+        ctrl_c = []  # a Ctrl-C that landed in the callback: the search ends as on any other
         if callback is not None:
             def progress(raw) -> None:
-                if raw.best_move < 0:
-                    return
-                if callback(_convert(raw, False, side, in_play)) is False:
+                try:
+                    if raw.best_move >= 0 and callback(_convert(raw, False, side, in_play)) is False:
+                        self._searcher.stop()
+                except KeyboardInterrupt:
+                    ctrl_c.append(True)
                     self._searcher.stop()
         try:
             with self._running:  # one search at a time on the tree: a second thread waits
                 raw, interrupted = self._searcher.run(pos, params, progress)
         except _core.GameOverError as e:  # pragma: no cover - checked above
             raise GameOverError(str(e)) from None
-        return _convert(raw, bool(interrupted), side, in_play)
+        return _convert(raw, bool(interrupted) or bool(ctrl_c), side, in_play)
 
     def best_move(self, game, **kwargs: Any) -> Move:
         """The move the search chooses (same arguments as :meth:`analyse`)."""
         return self.analyse(game, **kwargs).best_move
+
+
+def _engine_from_settings(defaults: Dict[str, Any], playout: str, knobs: Dict[str, Any]) -> Engine:
+    return Engine(**defaults, playout=playout, **knobs)
 
 
 def analyse(game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
@@ -341,6 +375,8 @@ def analyse(game, time: Optional[float] = None, simulations: Optional[int] = Non
     thread and no time limit the result depends only on ``seed``. Raises
     :class:`GameOverError` (a ``ValueError``) when the game is over."""
     callback_opts = {k: options.pop(k) for k in ("callback_every", "callback_simulations") if k in options}
+    if "reuse_tree" in options:
+        raise ValueError("analyse searches with a fresh tree each time: keep an Engine to reuse its tree")
     engine = Engine(threads=threads, seed=seed, reuse_tree=False, **options)
     return engine.analyse(game, time=time, simulations=simulations, level=level, callback=callback, **callback_opts)
 

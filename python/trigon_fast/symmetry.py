@@ -1,7 +1,9 @@
 """The board's 12 symmetries: cells, moves and the numpy arrays of machine learning.
 
 Symmetry ``k`` (0..11) turns the board by ``k % 6`` times 60 degrees about its centre, after a
-reflection when ``k >= 6``; 0 is the identity. Every rule of every variant is symmetric: the six
+reflection when ``k >= 6``; 0 is the identity. As the diagrams and pictures draw the board (row 1
+at the bottom), ``k = 1`` turns it counter-clockwise (the start cell r15 goes to j12) and
+``k = 6`` mirrors it in the line through the start cells z12 and j7. Every rule of every variant is symmetric: the six
 start cells form a ring that each symmetry maps onto itself, keeping which cells are opposite
 (two players) and every other (three players), so a legal game stays legal under each of them.
 ``Game.transform(k)`` and ``Move.transform(k)`` apply one to a game or a move.
@@ -14,6 +16,8 @@ targets) along with the board:
 >>> import trigon_fast as tf
 >>> from trigon_fast import symmetry
 >>> game = tf.Game(tf.Variant.FOUR_PLAYER, ["q15,r15,p16,q16,o17,p17"])
+>>> [str(tf.Move.from_str("r15").transform(k)) for k in (1, 6)]   # the start cells, as said above
+['j12', 'z7']
 >>> turned = game.transform(3)                    # half a turn
 >>> str(turned.history[0][1])
 't2,u2,s3,t3,r4,s4'

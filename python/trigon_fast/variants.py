@@ -69,7 +69,9 @@ class Variant:
     ``solo``; ``alternate_rule`` lets same-colour pieces meet only corner to corner;
     ``pentobi_compatible`` uses Pentobi's free starts in the two- and three-player games.
     :meth:`Variant.solo` (``colours``, ``side``) restricts a solo game to some colours (default:
-    all four, or the three of the three-player game on the inner board, ``side=8``).
+    all four, or the three of the three-player game on the inner board, ``side=8``). Equal rules
+    make equal variants: a solo game's default colours and ``pentobi_compatible`` where the
+    starts are free anyway are not stored.
 
     >>> Variant.TWO_PLAYER.players
     ((Colour.BLUE, Colour.RED), (Colour.YELLOW, Colour.GREEN))
@@ -106,7 +108,12 @@ class Variant:
             cs = tuple(int(Colour.parse(c)) for c in self.colours_override)
             if not cs or len(set(cs)) != len(cs):
                 raise ValueError(f"colours must be one or more distinct colours, not {self.colours_override!r}")
-            object.__setattr__(self, "colours_override", tuple(sorted(cs)))
+            cs = tuple(sorted(cs))
+            default = (0, 1, 2) if self.side_override == 8 else (0, 1, 2, 3)
+            object.__setattr__(self, "colours_override", None if cs == default else cs)
+        if self.kind not in ("two_player", "three_player"):
+            # Pentobi's free starts are these games' own rule already: equal rules, equal variants.
+            object.__setattr__(self, "pentobi_compatible", False)
 
     @classmethod
     def solo(cls, colours=None, side: int = 9, alternate_rule: bool = False) -> "Variant":
@@ -156,11 +163,13 @@ class Variant:
         return tuple((c,) for c in self.colours)
 
     def player_of(self, colour: int) -> int:
-        """Index in ``players`` of the side that plays ``colour``."""
+        """Index in ``players`` of the side that plays ``colour`` (a ``Colour``, an index or a
+        name)."""
+        c = Colour.parse(colour)
         for i, cs in enumerate(self.players):
-            if int(colour) in cs:
+            if c in cs:
                 return i
-        raise ValueError(f"colour {colour} does not take part in this game")
+        raise ValueError(f"{c} does not take part in {self!r}")
 
     @property
     def start_rule(self) -> StartRule:

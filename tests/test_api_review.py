@@ -1,0 +1,248 @@
+"""Findings of a read-only review of the Game, Move, Variant, search, batch and render APIs
+(2026-12-06), each the behaviour a user relies on: one policy for inputs, colours that take no
+part, values that are not figures, copies that are copies, errors at the call."""
+
+import concurrent.futures as cf
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+import trigon_fast as tf
+from trigon_fast import render
+from trigon_fast.batch import BatchError, analyse as batch_analyse, play_games, self_play, solve_seeds, summarise_game
+
+V = tf.Variant
+
+
+# -- moves: integers (numpy's too), never strings, floats or bools ----------------------------
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.Move.from_id("5"),
+    lambda: tf.Move.from_id(5.7),
+    lambda: tf.Move.from_cells([100.5]),
+    lambda: tf.Move.from_cells("r15"),
+    lambda: tf.Move.from_piece("1", 0, 5.9),
+    lambda: tf.Move.from_piece("1", True, "r15"),
+    lambda: tf.Move.from_piece("1", 0.0, "r15"),
+    lambda: tf.Move.from_piece("1", 0, "zz99"),
+    lambda: tf.Move.from_piece("1", 0, 486),
+])
+def test_move_inputs_are_refused_not_rounded(make):
+    with pytest.raises(tf.InvalidMoveError):
+        make()
+
+
+def test_move_inputs_take_numpy_integers():
+    r15 = tf.Move.from_str("r15")
+    assert tf.Move.from_piece(np.int64(21), np.int64(0), "r15") == r15
+    assert tf.Move.from_piece("1", 0, np.int16(r15.cell_indices[0])) == r15
+    assert tf.Move.from_cells([np.int32(r15.cell_indices[0])]) == r15
+    assert tf.Move.from_id(np.uint16(r15.id)) == r15
+
+
+def test_a_game_is_given_a_list_of_moves():
+    with pytest.raises(TypeError, match="list of moves"):
+        tf.Game(V.FOUR_PLAYER, "r15")
+    assert tf.Game(V.FOUR_PLAYER, ["q15,r15,p16,q16,o17,p17"]).turn == tf.Colour.YELLOW
+
+
+# -- the legal-move view's array is not for writing -------------------------------------------
+
+def test_legal_move_ids_are_read_only():
+    g = tf.Game()
+    lm = g.legal_moves
+    with pytest.raises(ValueError):
+        lm.ids[:] = 0
+    assert tf.Move(0) not in lm and len(set(lm)) == len(lm) == 2478
+    mine = lm.ids.copy()
+    np.random.default_rng(1).shuffle(mine)  # a copy is the caller's
+    assert sorted(mine) == sorted(lm.ids)
+
+
+# -- colours that take no part: one error everywhere ------------------------------------------
+
+def test_a_colour_not_in_the_game_is_a_colour_error():
+    g = tf.Game(V.THREE_PLAYER)  # green takes no part
+    m = next(iter(g.legal_moves))
+    before = (g.history, g.turn, repr(g))
+    for call in (lambda: g.play(m, colour="green"), lambda: g.setup("green", m), lambda: g.check(m, colour=3),
+                 lambda: g.set_turn("green"), lambda: g.score("green"), lambda: g.pieces_left(3),
+                 lambda: g.setup("blue", m, to_move="green")):
+        with pytest.raises(tf.ColourError, match="takes no part"):
+            call()
+    assert (g.history, g.turn, repr(g)) == before
+    # Questions with a true answer for it keep answering: it is out, it has no moves.
+    assert g.is_out("green") and len(g.legal_moves_of("green")) == 0
+    assert repr(g.legal_moves_of("green")) == "<LegalMoves (0) of green>"
+    assert repr(g.legal_moves).endswith(" of blue>")
+
+
+def test_player_of_takes_colour_names():
+    assert V.TWO_PLAYER.player_of("red") == V.TWO_PLAYER.player_of(2) == 0
+    assert V.TWO_PLAYER.player_of(tf.Colour.GREEN) == 1
+    with pytest.raises(ValueError, match="does not take part"):
+        V.THREE_PLAYER.player_of("green")
+
+
+# -- equal rules, equal variants --------------------------------------------------------------
+
+def test_variants_with_the_same_rules_are_equal():
+    pairs = [(V.solo([0, 1, 2, 3]), V.SOLO), (V.solo(["blue", "yellow", "red"], side=8), V.solo(side=8)),
+             (V("four_player", pentobi_compatible=True), V.FOUR_PLAYER),
+             (V("teams", pentobi_compatible=True), V.TEAMS), (V("solo", pentobi_compatible=True), V.SOLO)]
+    for a, b in pairs:
+        assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
+        assert eval(repr(a), {"Variant": V, "Colour": tf.Colour}) == a
+        assert tf.Game(a) == tf.Game(b)
+    # Where the option changes a rule, it stays.
+    assert V("two_player", pentobi_compatible=True) != V.TWO_PLAYER
+    assert V.solo([0, 1, 2]) != V.solo() and V.solo([0, 1, 2]).colours == (0, 1, 2)
+    # A start game of an equal variant is accepted.
+    b = play_games(V.solo([0, 1, 2, 3]), games=1, start=tf.Game(V.SOLO))
+    assert b.lengths[0] > 0
+
+
+# -- search: figures that are not there are not invented ---------------------------------------
+
+def _forced_position():
+    g = tf.random_game(seed=1)
+    while True:
+        g.undo()
+        if len(g.legal_moves) == 1:
+            return g
+
+
+def test_forced_move_analysis():
+    g = _forced_position()
+    a = tf.analyse(g, simulations=500)
+    assert a.forced and a.simulations == 0
+    (m,) = a.moves
+    assert np.isnan(m.value) and np.isnan(m.value_per_colour).all() and np.isnan(m.score_per_colour).all()
+    assert a.pv == [(a.colour, a.best_move)]  # the line is the move itself
+    d = a.to_dict()
+    json.dumps(d, allow_nan=False)  # strict JSON: None where there is no figure
+    assert d["value"] == [None] * 4 and d["moves"][0]["value"] is None
+
+
+def test_analysis_to_dict_is_strict_json():
+    a = tf.analyse(tf.Game(V.THREE_PLAYER), simulations=60, seed=2)
+    d = json.loads(json.dumps(a.to_dict(), allow_nan=False))
+    assert d["value"][3] is None and all(v is not None for v in d["value"][:3])
+    assert all(mv["value_per_colour"][3] is None for mv in d["moves"])
+
+
+def test_analyses_compare_without_raising():
+    a = tf.analyse(tf.Game(), simulations=50, seed=1)
+    b = pickle.loads(pickle.dumps(a))
+    assert a == a and a != b and a.moves[0] == a.moves[0]  # identity: numpy fields have no plain ==
+    assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+
+
+def test_engine_takes_the_knobs_per_search():
+    g = tf.Game()
+    e = tf.Engine(simulations=40, seed=1)
+    a = e.analyse(g, exploration=0.0, simulations=80)
+    assert a.simulations == 80 and e.best_move(g, exploration=3.0, simulations=20) in g.legal_moves
+    with pytest.raises(ValueError, match="did you mean simulations"):
+        e.best_move(g, sims=10)
+    with pytest.raises(ValueError, match="exploration"):
+        e.analyse(g, exploration=-1.0)
+    with pytest.raises(ValueError, match="fresh tree"):
+        tf.analyse(g, simulations=10, reuse_tree=True)
+
+
+def test_ctrl_c_inside_the_callback_returns_the_analysis():
+    calls = []
+
+    def interrupted(analysis):
+        calls.append(analysis)
+        raise KeyboardInterrupt  # as a Ctrl-C landing while the callback runs
+
+    a = tf.analyse(tf.Game(), time=30, callback=interrupted, callback_simulations=100)
+    assert a.interrupted and a.stopped and len(calls) == 1 and a.simulations < 10_000
+    assert a.best_move in tf.Game().legal_moves
+
+
+def test_engine_copies_have_the_settings_and_a_tree_of_their_own():
+    e = tf.Engine(simulations=100, seed=3, exploration=0.7, reuse_tree=True)
+    fresh = repr(e)
+    expected = tf.Engine(simulations=100, seed=3, exploration=0.7).best_move(tf.Game())
+    for other in (copy.copy(e), copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        e.analyse(tf.Game())
+        assert other.nodes == 0 and e.nodes > 0 and repr(other) == fresh
+        assert other.analyse(tf.Game()).best_move == expected
+        e.clear()
+
+
+# -- batch: bad options fail at the call; setups are not moves --------------------------------
+
+def test_batch_refuses_bad_variants_and_options_at_the_call(tmp_path):
+    out = tmp_path / "sp.jsonl"
+    with pytest.raises(BatchError, match="variant must be a Variant"):
+        self_play("four_player", 30, out, progress=False, executor=cf.ThreadPoolExecutor(1))
+    assert not out.exists()
+    with pytest.raises(BatchError, match="variant must be a Variant"):
+        solve_seeds([1], tmp_path / "s.jsonl", variant="solo", progress=False)
+    with pytest.raises(BatchError, match="unknown solver option 'time'"):
+        solve_seeds([1], tmp_path / "s.jsonl", time=1.0, progress=False)
+    with pytest.raises(BatchError, match="games"):
+        play_games(games=2**62 - 1)
+
+
+def test_random_games_stats_score_only_the_colours_in_play():
+    stats = tf.random_games_stats(V.THREE_PLAYER, games=20, seed=1)
+    batch = play_games(V.THREE_PLAYER, games=20, seed=1, threads=1)
+    assert stats["score_sum"][3] == 0
+    assert list(stats["score_sum"]) == [int(batch.scores[:, c].sum()) for c in range(4)]
+    red = tf.random_games_stats(V.solo(["red"]), games=5, seed=1)["score_sum"]
+    assert red[0] == red[1] == red[3] == 0 and red[2] != 0
+
+
+def test_summarise_game_leaves_setups_out(tmp_path):
+    g = tf.Game()
+    g.setup("blue", "a9", to_move="yellow")  # off every start cell: legal only as a setup
+    first = next(iter(g.legal_moves))
+    mobility = len(g.legal_moves)
+    g.play(first)
+    s = summarise_game(g)
+    assert s["length"] == 1 and s["mobility"] == [mobility]
+    path = tmp_path / "setup.blksgf"
+    g.to_blksgf(path)
+    run = batch_analyse([str(path)], tmp_path / "an.jsonl", progress=False, executor=cf.ThreadPoolExecutor(1))
+    assert run.ok, run.failed
+
+
+def test_summarise_game_counts_mobility_as_a_replay_would():
+    g = tf.random_game(V.FOUR_PLAYER, seed=4)
+    s = summarise_game(g)
+    replay = tf.Game()
+    expected = []
+    for _, m in g.history:
+        expected.append(len(replay.legal_moves))
+        replay.play(m)
+    assert s["mobility"] == expected and s["length"] == len(g.history)
+
+
+# -- render: sizes checked, masks taken -------------------------------------------------------
+
+def test_pieces_left_svg_checks_the_cell_size():
+    for bad in (float("nan"), -5, 0, "12"):
+        with pytest.raises(ValueError, match="cell size"):
+            render.pieces_left_svg(tf.Game(), cell=bad)
+
+
+def test_highlight_takes_numpy_indices_and_masks():
+    g = tf.Game()
+    plain = render.game_svg(g)
+    by_list = render.game_svg(g, highlight=[1, 2])
+    assert by_list != plain
+    assert render.game_svg(g, highlight=np.array([1, 2])) == by_list
+    mask = np.zeros(g.board.num_cells, dtype=bool)
+    mask[[1, 2]] = True
+    assert render.game_svg(g, highlight=mask) == by_list
+    with pytest.raises(ValueError, match="one entry per cell"):
+        render.game_svg(g, highlight=np.zeros(10, dtype=bool))
+    assert render.game_svg(g, highlight=np.zeros(0, dtype=np.int64)) == plain
