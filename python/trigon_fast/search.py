@@ -42,7 +42,11 @@ def level_simulations(level: int) -> int:
 class MoveAnalysis:
     """One searched move of the root: visits, mean value for the colour to move (0..1), prior,
     and per colour the mean value and final score of the simulations through it (NaN for a
-    move no simulation went through, such as a forced move)."""
+    move no simulation went through, such as a forced move). The prior is the search's own
+    estimate of the move before any simulation (bigger pieces, new corners and cells taken
+    from the others score higher; 0.5 with ``use_priors=False``), a value counted as
+    ``prior_weight`` visits before the real ones, not a probability: the priors of a position do not add up to 1. For a
+    policy target use the visits (``arrays()["visits"]`` over their sum)."""
 
     move: Move
     visits: int
