@@ -246,3 +246,34 @@ def test_highlight_takes_numpy_indices_and_masks():
     with pytest.raises(ValueError, match="one entry per cell"):
         render.game_svg(g, highlight=np.zeros(10, dtype=bool))
     assert render.game_svg(g, highlight=np.zeros(0, dtype=np.int64)) == plain
+
+
+# -- one encoder for any game -----------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", [V.FOUR_PLAYER, V.THREE_PLAYER, V.TWO_PLAYER.with_alternate_rule()])
+def test_game_observe_is_the_environments_observation(variant):
+    from trigon_fast import _core
+
+    batch = play_games(variant, games=2, seed=7, threads=1, observations=True)
+    for i in range(2):
+        g = tf.Game(variant)
+        state = _core.EnvState(g.position)
+        for k in range(int(batch.lengths[i])):
+            c = int(batch.colours[i, k])
+            obs = g.observe()
+            assert g.turn == c
+            assert np.array_equal(obs["observation"], batch.planes[i, k]) and np.array_equal(obs["pieces_left"], batch.pieces[i, k])
+            for other in variant.colours:  # any colour, as the environment observes every agent
+                planes, pieces, mask, _ = state.observe(int(other))
+                mine = g.observe(other)
+                assert np.array_equal(mine["observation"], planes) and np.array_equal(mine["pieces_left"], pieces)
+                assert np.array_equal(mine["action_mask"], mask) and mine["action_mask"].dtype == np.int8
+            move = int(batch.moves[i, k])
+            g.play(move)
+            state.play(move)
+        assert g.is_over
+        with pytest.raises(tf.GameOverError, match="name the colour"):
+            g.observe()
+        assert g.observe(variant.colours[0])["action_mask"].sum() == 0
+    with pytest.raises(tf.ColourError):
+        tf.Game(V.THREE_PLAYER).observe("green")

@@ -160,6 +160,18 @@ Illegal EnvState::play(int id) {
     return why;
 }
 
+int EnvState::legal_moves(int c) {
+    const Position& pos = position();
+    if (!pos.in_play(c)) return 0;
+    if (pos.started(c)) return playout_.legal_moves(c, buffer_.data());
+    // The playout brings a colour's start moves up to date on its own turn only (others' first
+    // pieces take and reserve start cells): for the other colours, generate them afresh.
+    if (!scratch_) scratch_ = std::make_unique<MoveList>();
+    const int n = pos.generate(c, *scratch_);
+    std::copy(scratch_->begin(), scratch_->end(), buffer_.begin());
+    return n;
+}
+
 int EnvState::write_mask(int c, std::int8_t* mask) {
     std::memset(mask, 0, static_cast<std::size_t>(position().table().num_placements()));
     const int n = legal_moves(c);

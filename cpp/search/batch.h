@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/playout.h"
@@ -80,7 +81,7 @@ public:
     // Plays `id` for the colour to move; returns the reason when it is not legal (nothing played).
     Illegal play(int id);
     // Legal ids of colour c into the internal buffer; returns the count.
-    int legal_moves(int c) { return playout_.legal_moves(c, buffer_.data()); }
+    int legal_moves(int c);
     const std::uint16_t* buffer() const { return buffer_.data(); }
     // 0/1 mask over all placements (num_placements bytes) of colour c's legal moves; the ids are
     // left in buffer(). Returns their count.
@@ -89,6 +90,7 @@ public:
 private:
     RandomPlayout playout_;
     std::vector<std::uint16_t> buffer_;
+    std::unique_ptr<MoveList> scratch_;  // (a colour's first moves, generated from the position)
 };
 
 }  // namespace trigon

@@ -198,6 +198,22 @@ class Game:
             return np.zeros(self.board.num_placements, dtype=bool)
         return self._pos.legal_mask(int(c))
 
+    def observe(self, colour: Optional[int] = None) -> Dict[str, np.ndarray]:
+        """The learning environment's observation of this position for ``colour`` (default: the
+        colour to move), as ``TrigonEnv.observe`` and ``play_games(observations=True)`` give it
+        (docs/rl.md): ``observation`` ``(6, cells)``, ``pieces_left`` ``(4, 22)`` (``int8``,
+        colours relative to ``colour``) and ``action_mask`` ``(num_placements,)``. A way to
+        encode any game, a record's included, for a network."""
+        if colour is None:
+            if self.turn is None:
+                raise GameOverError("the game is over: no colour is to move (name the colour to observe)")
+            colour = self.turn
+        c = self._colour(colour, in_play=True)
+        with _lock_of(self):
+            planes, pieces = _core.observation_planes(self._pos, c)
+            mask = self._pos.legal_mask(c) if not self.is_over else np.zeros(self.board.num_placements, dtype=bool)
+        return {"observation": planes, "pieces_left": pieces, "action_mask": mask.astype(np.int8)}
+
     # -- scoring -------------------------------------------------------------------------------
     def score(self, colour: int) -> int:
         """Rulebook score of a colour: minus unplaced triangles; +15 if all placed, +20 if the
