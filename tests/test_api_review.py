@@ -277,3 +277,22 @@ def test_game_observe_is_the_environments_observation(variant):
         assert g.observe(variant.colours[0])["action_mask"].sum() == 0
     with pytest.raises(tf.ColourError):
         tf.Game(V.THREE_PLAYER).observe("green")
+
+
+def test_diagram_marks_only_start_cells_still_open_and_names_double_columns():
+    def plus_cells(g):
+        b = g.board
+        lines = g.diagram().splitlines()
+        return sorted(b.cell_name(b.cell_at(x - 3, b.height - int(line[:2])))
+                      for line in lines if line[:2].strip().isdigit() for x, ch in enumerate(line) if ch == "+")
+
+    g = tf.Game(V.THREE_PLAYER)
+    assert len(plus_cells(g)) == 6
+    g.play(next(m for m in g.legal_moves if "p14" in m.cells))
+    assert plus_cells(g) == ["h6", "x6"]  # every other start cell: yellow and red start there
+    four = tf.random_game(V.FOUR_PLAYER, seed=1)
+    assert plus_cells(four) == []  # every colour has started
+    ruler = four.diagram().splitlines()[-2:]
+    columns = ["".join(pair).strip() for pair in zip(ruler[0].ljust(len(ruler[1])), ruler[1])][3:]
+    assert len(columns) == 35 and columns[:3] == ["a", "b", "c"] and columns[25:29] == ["z", "aa", "ab", "ac"]
+    assert columns[-1] == "ai" and four.board.parse_cell("ai10") >= 0  # the names cells have

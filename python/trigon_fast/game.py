@@ -399,12 +399,15 @@ class Game:
     # -- text ----------------------------------------------------------------------------------
     @_exclusive
     def diagram(self, labels: bool = True) -> str:
-        """The board as text: ``B Y R G`` pieces (lower case for the last move), ``+`` free start
-        cells, ``.`` empty cells; rows numbered from the bottom as in move notation."""
+        """The board as text: ``B Y R G`` pieces (lower case for the last move), ``+`` start
+        cells where a colour still to place its first piece may start, ``.`` empty cells; rows
+        numbered from the bottom as in move notation, columns ``a`` to ``z`` then ``aa``...
+        (their first letter on a line of its own above the second)."""
         b = self.board
         occ = self._pos.occupancy()
         last = set(self._history[-1][1].cell_indices) if self._history else set()
-        starts = set(b.start_cells)
+        starts = {s for c in self.variant.colours if not self._pos.started(int(c)) and not self._pos.is_out(int(c))
+                  for s in self._pos.start_cells(int(c))}
         lines = []
         for y in range(b.height):
             row = []
@@ -422,8 +425,10 @@ class Game:
             text = "".join(row).rstrip()
             lines.append(f"{b.height - y:2d} {text}" if labels else text)
         if labels:
-            cols = "".join(_column_name(x)[-1] for x in range(b.width))
-            lines.append("   " + cols)
+            names = [_column_name(x) for x in range(b.width)]
+            if any(len(n) > 1 for n in names):  # aa, ab, ...: read downwards
+                lines.append(("   " + "".join(n[0] if len(n) > 1 else " " for n in names)).rstrip())
+            lines.append("   " + "".join(n[-1] for n in names))
         return "\n".join(lines)
 
     @_exclusive
