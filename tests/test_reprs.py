@@ -90,8 +90,19 @@ def test_game_repr_is_pasted_back_only_when_it_rebuilds_the_game():
     back = eval(repr(g), vars(tf))
     assert back.history == g.history and back.turn == g.turn
     g = tf.Game()
-    g.set_turn("red")  # the moves alone would rebuild a game with blue to move
-    assert repr(g) == "<Game Variant.FOUR_PLAYER, 0 moves, red to move (set_turn)>"
+    g.set_turn("red")  # the moves alone would rebuild a game with blue to move: the record's form
+    assert repr(g).startswith("Game.from_blksgf('(;GM[Blokus Trigon]") and eval(repr(g), vars(tf)) == g
+    # Setups and moves out of turn too, in every variant.
+    for v in (tf.Variant.FOUR_PLAYER, tf.Variant.THREE_PLAYER, tf.Variant.solo(["red", "green"], alternate_rule=True),
+              tf.Variant("two_player", pentobi_compatible=True)):
+        g = tf.Game(v)
+        g.setup(v.colours[-1], next(iter(g.legal_moves_of(v.colours[-1]))), to_move=v.colours[-1])
+        g.play(next(iter(g.legal_moves)))
+        if len(v.colours) > 2:
+            c = v.colours[1]
+            g.play(next(iter(g.legal_moves_of(c))), colour=c)
+        back = eval(repr(g), vars(tf))
+        assert back == g and back.history == g.history and back.turn == g.turn and back.variant == v
 
 
 @pytest.mark.parametrize("variant", [tf.Variant.solo([0, 2], side=8), tf.Variant.solo(side=8, alternate_rule=True),

@@ -442,14 +442,13 @@ class Game:
 
     @_exclusive
     def __repr__(self) -> str:
-        if any(setup for *_, setup in self._history):
-            return f"<Game {self.variant!r} with setup, {_args.counted(len(self._history), 'placement')}>"
-        turns = self._replay_turns()
-        if len(turns) > len(self._history) and all(c == turns[i] for i, (c, _, _) in enumerate(self._history)):
-            if turns[-1] == self.turn:
+        if not any(setup for *_, setup in self._history):
+            turns = self._replay_turns()
+            if len(turns) > len(self._history) and all(c == turns[i] for i, (c, _, _) in enumerate(self._history)) \
+                    and turns[-1] == self.turn:
                 return f"Game({self.variant!r}, moves={[str(m) for _, m, _ in self._history]!r})"
-            return f"<Game {self.variant!r}, {_args.counted(len(self._history), 'move')}, {self.turn.name.lower()} to move (set_turn)>"
-        return f"<Game {self.variant!r}, {_args.counted(len(self._history), 'move')}, some out of turn>"
+        # Setup placements, moves out of turn or a turn set by hand: the record says them all.
+        return f"Game.from_blksgf({self.to_blksgf()!r})"
 
     def _replay_turns(self) -> List[int]:
         """Whose turn each move was in a replay in turn order (up to the first out of turn),
