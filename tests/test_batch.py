@@ -101,14 +101,33 @@ def test_batch_from_a_started_game_and_bad_arguments():
         _core.play_games(tf.Game().position, 1, 0, "random", -1)
 
 
-def test_ctrl_c_stops_a_batch():
+def test_ctrl_c_stops_a_batch_and_keeps_the_games_played():
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        with pytest.raises(KeyboardInterrupt):
-            play_games(games=200_000, policy="greedy", threads=2)
+        b = play_games(games=200_000, seed=9, policy="random", threads=2)
     finally:
         timer.cancel()
+    assert b.interrupted and 0 < len(b) < 200_000 and "interrupted" in repr(b)
+    assert b.moves.shape[0] == b.colours.shape[0] == b.scores.shape[0] == len(b)
+    # The games kept are the first ones, each played to its end: game i is still seed + i.
+    for i in (0, len(b) // 2, len(b) - 1):
+        g = b.game(i)
+        assert g.is_over and g.history == tf.random_game(seed=9 + i).history
+    assert not play_games(games=3).interrupted
+
+
+def test_ctrl_c_stops_random_games_stats_with_the_totals_so_far():
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        stats = tf.random_games_stats(games=10**9, seed=4)
+    finally:
+        timer.cancel()
+    assert stats["interrupted"] and 0 < stats["games"] < 10**9
+    again = tf.random_games_stats(games=stats["games"], seed=4)  # the same games, all of them
+    assert not again["interrupted"] and list(again["score_sum"]) == list(stats["score_sum"])
+    assert again["moves"] == stats["moves"]
 
 
 # -- scale-out -------------------------------------------------------------------------------

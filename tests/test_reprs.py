@@ -83,6 +83,7 @@ def test_pattern_result_reprs():
 def test_game_batch_repr():
     b = batch.play_games(games=3, seed=5)
     assert repr(b) == "<GameBatch 3 games of Variant.FOUR_PLAYER, policy 'random', seed 5>"
+    assert repr(batch.play_games(games=1, seed=5)) == "<GameBatch 1 game of Variant.FOUR_PLAYER, policy 'random', seed 5>"
 
 
 def test_game_repr_is_pasted_back_only_when_it_rebuilds_the_game():

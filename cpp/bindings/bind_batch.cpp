@@ -3,10 +3,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "bindings/checks.h"
+#include "bindings/interrupt.h"
 #include "search/batch.h"
 
 namespace py = pybind11;
@@ -65,20 +68,26 @@ void bind_batch(py::module_& m) {
             d["planes"] = planes;
             d["pieces"] = pieces;
         }
+        std::vector<std::int8_t> finished(static_cast<std::size_t>(n), 0);
+        out.finished = finished.data();
         bool interrupted = false;
         {
             py::gil_scoped_release release;
             play_games(start, cfg, out, [&] {
                 py::gil_scoped_acquire acquire;
-                if (PyErr_CheckSignals() != 0) interrupted = true;
-                return !interrupted;
+                return !consume_ctrl_c(interrupted);
             });
         }
-        if (interrupted) throw py::error_already_set();
         d["moves"] = moves;
         d["colours"] = colours;
         d["lengths"] = lengths;
         d["scores"] = scores;
+        if (interrupted) {
+            // Ctrl-C: the games played to their end before the first one that was not (game i
+            // is still seed + i); the caller slices the arrays to them.
+            d["played"] = std::find(finished.begin(), finished.end(), 0) - finished.begin();
+            d["interrupted"] = true;
+        }
         return d;
     }, py::arg("start"), py::arg("games"), py::arg("seed") = 0, py::arg("policy") = "random",
        py::arg("threads") = 0, py::arg("observations") = false, py::arg("level") = 1,

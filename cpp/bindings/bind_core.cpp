@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "bindings/checks.h"
+#include "bindings/interrupt.h"
 #include "core/playout.h"
 #include "core/position.h"
 
@@ -51,18 +53,25 @@ py::array_t<bool> mask_array(const Bitboard& b, int n) {
     return a;
 }
 
-// Runs `work(chunk)` in chunks with the GIL released, checking for Ctrl-C between chunks.
+// Runs `work(chunk)` in chunks with the GIL released, checking for Ctrl-C between chunks:
+// it raises KeyboardInterrupt, or with `interrupted` given, stops there and sets it. Returns
+// the items done.
 template <class F>
-void interruptible(long total, long chunk, F&& work) {
-    for (long done = 0; done < total;) {
+long interruptible(long total, long chunk, F&& work, bool* interrupted = nullptr) {
+    long done = 0;
+    while (done < total) {
         long n = std::min(chunk, total - done);
         {
             py::gil_scoped_release release;
             work(done, n);
         }
         done += n;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        if (interrupted ? consume_ctrl_c(*interrupted) : PyErr_CheckSignals() != 0) {
+            if (!interrupted) throw py::error_already_set();
+            break;
+        }
     }
+    return done;
 }
 
 }  // namespace
@@ -315,7 +324,8 @@ void bind_core(py::module_& m) {
         long total_moves = 0;
         std::vector<long> score_sum(kNumColours, 0);
         auto t0 = std::chrono::steady_clock::now();
-        interruptible(games, 256, [&](long first, long n) {
+        bool interrupted = false;
+        const long played = interruptible(games, 256, [&](long first, long n) {
             RandomPlayout po(start);
             for (long g = first; g < first + n; ++g) {
                 Rng rng(seed + static_cast<std::uint64_t>(g));
@@ -324,16 +334,18 @@ void bind_core(py::module_& m) {
                 for (int c = 0; c < kNumColours; ++c)
                     if (start.in_play(c)) score_sum[c] += po.position().score(c);  // absent colours: 0
             }
-        });
+        }, &interrupted);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         py::dict d;
-        d["games"] = games;
+        d["games"] = played;  // fewer than asked when Ctrl-C stopped it
+        d["interrupted"] = interrupted;
         d["moves"] = total_moves;
         d["seconds"] = secs;
         d["score_sum"] = score_sum;
         return d;
     }, py::arg("start"), py::arg("games"), py::arg("seed") = 0,
-       "Plays uniformly random games from a position in C++ (GIL released, Ctrl-C stops it).");
+       "Plays uniformly random games from a position in C++ (GIL released; Ctrl-C stops it and the "
+       "totals are of the games played, `interrupted` set).");
 
     m.def("movegen_seconds", [](const std::vector<Position>& positions, int repeats) {
         if (repeats < 1) throw py::value_error("repeats must be >= 1");

@@ -123,6 +123,7 @@ void play_game(GameWorker& w, const BatchConfig& cfg, long i, const BatchOutput&
     for (int c = 0; c < kNumColours; ++c)
         out.scores[static_cast<std::size_t>(i) * kNumColours + c] =
             static_cast<std::int16_t>(po.position().in_play(c) ? po.position().score(c) : 0);
+    if (out.finished) out.finished[i] = po.is_over() ? 1 : 0;
 }
 
 bool play_games(const Position& start, const BatchConfig& cfg, const BatchOutput& out,

@@ -38,6 +38,7 @@ struct BatchOutput {
     std::int16_t* scores = nullptr;    // games x 4 rulebook scores (0 for colours not in play)
     std::int8_t* planes = nullptr;     // optional: games x max_moves x 6 x cells, before each move
     std::int8_t* pieces = nullptr;     // optional with planes: games x max_moves x 4 x 22
+    std::int8_t* finished = nullptr;   // optional: games, 1 once game i has been played to its end
 };
 
 struct BatchConfig {

@@ -70,7 +70,9 @@ class GameBatch:
     move, -1 after the end; ``lengths``: moves per game; ``scores``: (games, 4) rulebook scores
     (0 for colours not in play); with ``observations=True`` also ``planes``
     (games, max_moves, 6, cells) and ``pieces`` (games, max_moves, 4, 22): the observation of the
-    colour to move before each move, as in :mod:`trigon_fast.env`.
+    colour to move before each move, as in :mod:`trigon_fast.env`. ``interrupted``: Ctrl-C
+    stopped the run; the batch holds the games played to their end before it (the first ones,
+    still game ``i`` of seed ``seed + i``).
     """
 
     variant: Variant
@@ -83,6 +85,7 @@ class GameBatch:
     planes: Optional[np.ndarray] = None
     pieces: Optional[np.ndarray] = None
     start: Optional[Game] = field(default=None, repr=False)
+    interrupted: bool = False
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
@@ -90,8 +93,9 @@ class GameBatch:
     def __repr__(self) -> str:
         obs = ", with observations" if self.planes is not None else ""
         start = ", from a position" if self.start is not None else ""
-        return (f"<GameBatch {len(self)} games of {self.variant!r}, policy {self.policy!r}, seed {self.seed}"
-                f"{start}{obs}>")
+        stopped = ", interrupted" if self.interrupted else ""
+        return (f"<GameBatch {_args.counted(len(self), 'game')} of {self.variant!r}, policy {self.policy!r}, "
+                f"seed {self.seed}{start}{obs}{stopped}>")
 
     def game(self, i: int) -> Game:
         """Game ``i`` replayed as a :class:`Game` (``-1``: the last one, as in a list)."""
@@ -122,7 +126,8 @@ def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int =
     them), ``"search"`` (the MCTS at strength ``level`` 1..9, one thread per game, a fresh tree
     each move). Game ``i`` uses seed ``seed + i`` whatever the thread count. ``start``: continue
     from this game's position instead of the empty board (``variant``, when given too, must
-    be the game's). ``variant`` defaults to the four-player game.
+    be the game's). ``variant`` defaults to the four-player game. Ctrl-C stops the run and
+    returns the games finished before it (``interrupted`` set).
     """
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -145,8 +150,11 @@ def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int =
         if isinstance(e, ValueError) and "too big" not in str(e):  # numpy's "array is too big"
             raise
         raise BatchError(f"not enough memory for {games} games (their moves are kept)") from None
+    if d.get("interrupted"):
+        n = d["played"]
+        d = {k: v[:n] if isinstance(v, np.ndarray) else v for k, v in d.items()}
     return GameBatch(variant, seed, policy, d["moves"], d["colours"], d["lengths"], d["scores"],
-                     d.get("planes"), d.get("pieces"), start)
+                     d.get("planes"), d.get("pieces"), start, bool(d.get("interrupted", False)))
 
 
 # -- scale-out ---------------------------------------------------------------------------------

@@ -41,8 +41,9 @@ def random_game(variant: Optional[Variant] = None, seed: int = 0, start: Optiona
 
 
 def random_games_stats(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0) -> dict:
-    """Plays ``games`` random games inside C++ (GIL released; Ctrl-C stops) and returns totals:
-    games, moves, seconds, score_sum per colour (0 for a colour that takes no part)."""
+    """Plays ``games`` random games inside C++ (GIL released) and returns totals: games, moves,
+    seconds, score_sum per colour (0 for a colour that takes no part), interrupted. Ctrl-C
+    stops it: the totals are then of the games played (``games`` fewer, ``interrupted`` True)."""
     games = _args.integer("games", games, 0, _args.MAX_COUNT)
     seed = _args.seed(seed)
     g = Game(variant)

@@ -43,6 +43,8 @@ def bench_cmd(games, simulations, as_json):
     rows.append(("movegen_moves_per_s", moves / max(sum(per_pos), 1e-12), "/s"))
     stats = Game().position
     st = _core.random_games_stats(stats, int(games), 1)
+    if st["interrupted"]:  # Ctrl-C: the benchmark ends (exit 130), not just this part of it
+        raise KeyboardInterrupt
     rows.append(("playouts_per_s", st["games"] / max(st["seconds"], 1e-12), "/s"))
     rows.append(("playout_moves_per_s", st["moves"] / max(st["seconds"], 1e-12), "/s"))
     for threads in (1, 2):
