@@ -490,7 +490,7 @@ def piece_sizes() -> list[int]:
     ...
 def play_games(start: Position, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0, policy: str = 'random', threads: typing.SupportsInt | typing.SupportsIndex = 0, observations: bool = False, level: typing.SupportsInt | typing.SupportsIndex = 1, sides: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex] = [0, 1, 2, 3]) -> dict:
     """
-    Plays `games` games from `start` on `threads` threads (game i uses seed + i), GIL released, Ctrl-C stops. Returns a dict of numpy arrays: moves, colours, lengths, scores[, planes, pieces].
+    Plays `games` games from `start` on `threads` threads (game i uses seed + i), GIL released, Ctrl-C stops. Returns a dict of numpy arrays: moves, colours, lengths, scores[, planes, pieces]; after Ctrl-C also played (the games finished before the first unfinished one) and interrupted.
     """
 def random_game(start: Position, seed: typing.SupportsInt | typing.SupportsIndex) -> tuple[list[tuple[int, int]], Position]:
     """
@@ -498,7 +498,7 @@ def random_game(start: Position, seed: typing.SupportsInt | typing.SupportsIndex
     """
 def random_games_stats(start: Position, games: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> dict:
     """
-    Plays uniformly random games from a position in C++ (GIL released, Ctrl-C stops it).
+    Plays uniformly random games from a position in C++ (GIL released; Ctrl-C stops it and the totals are of the games played, `interrupted` set).
     """
 def repair_layout(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, layout: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], seconds: typing.SupportsFloat | typing.SupportsIndex = 0.0, nodes: typing.SupportsInt | typing.SupportsIndex = 0, step_nodes: typing.SupportsInt | typing.SupportsIndex = 5000, seed: typing.SupportsInt | typing.SupportsIndex = 0, accept: bool = False, accept_nodes: typing.SupportsInt | typing.SupportsIndex = 3000) -> dict:
     """
