@@ -296,3 +296,9 @@ def test_diagram_marks_only_start_cells_still_open_and_names_double_columns():
     columns = ["".join(pair).strip() for pair in zip(ruler[0].ljust(len(ruler[1])), ruler[1])][3:]
     assert len(columns) == 35 and columns[:3] == ["a", "b", "c"] and columns[25:29] == ["z", "aa", "ab", "ac"]
     assert columns[-1] == "ai" and four.board.parse_cell("ai10") >= 0  # the names cells have
+
+
+def test_variant_name_is_the_records_game_name():
+    for v in (V.FOUR_PLAYER, V.TWO_PLAYER, V.THREE_PLAYER, V.TEAMS, V.SOLO, V.solo(side=8), V.solo([0, 2], side=8)):
+        assert tf.Record.from_game(tf.Game(v)).root.get("GM") == v.name
+    assert V.solo(side=8).name == "Blokus Trigon Three-Player"

@@ -463,6 +463,22 @@ def test_setup_placements_are_not_moves(tmp_path):
     assert len(occupied_polygons(svg.read_text())) == 6 + 1 + 6  # both setups and move 1
 
 
+def test_move_numbers_are_the_records_even_after_pieces_are_lifted(tmp_path):
+    # AE lifts blue's first piece off: the game then holds what is left as setup placements, so
+    # counting its moves put --move 1 after the record's second move. GTP's loadsgf 2 is the same.
+    rec = tmp_path / "ae.blksgf"
+    rec.write_text("(;GM[Blokus Trigon];1[r15];AE[r15];2[z12];3[r4])")
+    for n, left in ((0, [110, 110, 110]), (1, [110, 110, 110]), (2, [110, 109, 110]), (3, [110, 109, 109])):
+        r = run_in_process(["exact", str(rec), "--move", str(n), "--colours", "blue,yellow,red", "--json",
+                            "--node-limit", "1", "--exhaustive"])
+        assert r.exit_code == 0, r.output
+        report = json.loads(r.stdout)
+        assert report["move_number"] == n
+        assert [report["triangles_left"][c] for c in ("blue", "yellow", "red")] == left
+    r = run_in_process(["exact", str(rec), "--move", "4"])
+    assert r.exit_code == 2 and "the record has moves 0..3, not 4" in r.output
+
+
 def test_output_files_are_checked_before_the_work(tmp_path):
     rec = tmp_path / "g.blksgf"
     rec.write_text(greedy_game(tf.Variant.FOUR_PLAYER, keep=40).to_blksgf())

@@ -335,11 +335,7 @@ def _canonical(kind: str, alternate: bool, start: StartRule, colours=None, side=
 
 def game_name(variant: Variant) -> str:
     """The ``GM`` name Pentobi uses for the board and colours of a variant."""
-    if variant.side == 8:
-        return "Blokus Trigon Three-Player"
-    if variant.kind == "two_player":
-        return "Blokus Trigon Two-Player"
-    return "Blokus Trigon"
+    return variant.name
 
 
 def variant_from_game_name(name: str) -> Variant:

@@ -185,10 +185,11 @@ class Variant:
 
     @property
     def name(self) -> str:
-        """Pentobi's game name (``GM`` of records, ``set_game``)."""
+        """Pentobi's game name for the board and colours (``GM`` of records, ``set_game``): a
+        solo game on the inner board is on the three-player game's board."""
         if self.kind == "two_player":
             return "Blokus Trigon Two-Player"
-        if self.kind == "three_player":
+        if self.side == 8:
             return "Blokus Trigon Three-Player"
         return "Blokus Trigon"
 

@@ -14,7 +14,7 @@ from ..game import Game
 from ..move import Move
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
-                     progress, read_game, write_picture)
+                     progress, read_game, read_position, write_picture)
 from .group import main
 
 
@@ -71,7 +71,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         return search.analyse(g, **limits)
 
     if move_number is not None:
-        g = game_at(game, move_number)
+        g, _ = read_position(record, move_number)
         if g.is_over:
             raise click.ClickException(f"the game is over after move {move_number}: nothing to analyse")
         a = analyse(g)

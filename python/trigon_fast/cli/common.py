@@ -17,6 +17,7 @@ from .. import _args, render, search
 from ..errors import TrigonError
 from ..game import Game
 from ..move import PIECE_SIZES, Move, board
+from ..records import _node_moves, read_blksgf
 from ..variants import Colour, Variant
 
 _COLOUR_WORDS = {"blue": 0, "yellow": 1, "red": 2, "green": 3, "b": 0, "y": 1, "r": 2, "g": 3,
@@ -93,6 +94,20 @@ def colour_name(c: int) -> str:
 
 def read_game(path: str) -> Game:
     return Game.from_blksgf(pathlib.Path(path))
+
+
+def read_position(path: str, move_number: Optional[int]) -> Tuple[Game, int]:
+    """The position after a record's first ``move_number`` moves (None: its whole main line)
+    and that number, counted by the record's move nodes as GTP's ``loadsgf FILE N+1`` counts
+    them, even where an ``AE`` lifted played pieces off (the game then holds them as setup
+    placements); setup placements before move ``move_number + 1`` are kept."""
+    record = read_blksgf(pathlib.Path(path))
+    n = sum(1 for node in record.main_line() if _node_moves(node))
+    if move_number is None:
+        return record.game(), n
+    if not 0 <= move_number <= n:
+        raise click.BadParameter(f"the record has moves 0..{n}, not {move_number}", param_hint="--move")
+    return record.game(move_number + 1), move_number
 
 
 def game_at(game: Game, move_number: Optional[int]) -> Game:

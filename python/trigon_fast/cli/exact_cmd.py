@@ -11,8 +11,8 @@ import click
 from .. import _args, exact, render
 from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, Move
-from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
-                     parse_colours, read_game, write_picture)
+from .common import (FiniteRange, OutputFile, colour_name, interrupted_exit, parse_colours, read_position,
+                     write_picture)
 from .group import main
 
 
@@ -60,7 +60,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
       trigon exact game.blksgf --colours blue,red --max --out witness.blksgf
       trigon exact game.blksgf --move 60 --json --time-limit 30 --threads 2
     """
-    game = game_at(read_game(record), move_number)
+    game, n_moves = read_position(record, move_number)
     asked = parse_colours(colours, game.variant)
     if not asked:
         raise click.BadParameter("no colours asked (none has nothing to answer)", param_hint="--colours")
@@ -75,7 +75,6 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
                 break
     layout = r.witness if r.answer else r.best_layout
     shown: Optional[Game] = _layout_game(game, layout) if (r.answer or r.best_triangles is not None) else None
-    n_moves = len(game._move_indices())
     left = {colour_name(c): sum(PIECE_SIZES[PIECE_NAMES.index(p)] for p in game.pieces_left(c)) for c in asked}
 
     if as_json:
@@ -94,7 +93,7 @@ def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, th
     else:
         names = ", ".join(colour_name(c) for c in asked)
         pieces = ", ".join(f"{colour_name(c)} {len(game.pieces_left(c))}" for c in asked)
-        click.echo(f"position after {n_moves} moves; pieces left: {pieces} ({r.target_triangles} triangles)")
+        click.echo(f"position after {_args.counted(n_moves, 'move')}; pieces left: {pieces} ({r.target_triangles} triangles)")
         click.echo(f"can {names} place every piece left, the others stopping?")
         effort = f"{_args.counted(r.nodes, 'node')}, {r.seconds:.3f} s"
         if r.answer:

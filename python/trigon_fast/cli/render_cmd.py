@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import render
-from .common import FiniteRange, OutputFile, game_at, read_game, write_picture
+from .common import FiniteRange, OutputFile, read_position, write_picture
 from .group import main
 
 
@@ -29,7 +29,7 @@ def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, mo
     """
     if not svg_path and not png_path:
         raise click.UsageError("give --svg FILE and/or --png FILE")
-    game = game_at(read_game(record), move_number)
+    game, _ = read_position(record, move_number)
     svg = render.game_svg(game, palette=palette, move_numbers=move_numbers, cell=cell)
     if svg_path:
         render.write_svg(svg, svg_path)
