@@ -9,6 +9,7 @@ Each benchmark stores its figure in ``extra_info`` (``sims_per_s``, ``bytes_per_
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -44,5 +45,6 @@ def test_search_memory_per_1000_nodes(benchmark):
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # (--help, not a run)
     json.dump(headline(), sys.stdout, indent=2)
     print()

@@ -7,6 +7,7 @@ Other areas (search, solver, environments) add their keys here.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -33,4 +34,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # (--help, not a run)
     main()

@@ -302,3 +302,32 @@ def test_variant_name_is_the_records_game_name():
     for v in (V.FOUR_PLAYER, V.TWO_PLAYER, V.THREE_PLAYER, V.TEAMS, V.SOLO, V.solo(side=8), V.solo([0, 2], side=8)):
         assert tf.Record.from_game(tf.Game(v)).root.get("GM") == v.name
     assert V.solo(side=8).name == "Blokus Trigon Three-Player"
+
+
+def test_ctrl_c_while_solutions_become_games_keeps_those_built(monkeypatch):
+    from trigon_fast import solver
+
+    real, calls = solver._build, []
+
+    def build(*args):
+        calls.append(1)
+        if len(calls) == 3:  # as a Ctrl-C landing in the third conversion
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(solver, "_build", build)
+    sols = tf.solve_solo(seed=1, count=5, time_limit=20)
+    assert len(sols) == 2 and all(s.complete and s.interrupted for s in sols)
+    calls.clear()
+    it = tf.iter_solutions(seed=1, batch=5, time_limit=20)
+    got = list(it)
+    assert it.interrupted and len(got) == 2 and repr(it) == "<SolutionIterator 2 found, interrupted>"
+
+
+def test_pattern_diagram_index_is_checked_as_every_count():
+    r = tf.solve_pattern("  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", pieces=["V", "P6", "F", "A6"], all_solutions=True)
+    assert len(r.solutions) == 24 and r.diagram(-1) == r.diagram(23) != r.diagram(0)
+    for bad in (24, -25, 3.7, "5", None, True):
+        with pytest.raises(tf.SolverError, match="solution index") as e:
+            r.diagram(bad)
+        assert isinstance(e.value, IndexError)  # as a list's index

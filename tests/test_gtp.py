@@ -113,7 +113,7 @@ def test_genmove_out_of_turn_and_pass_at_the_end(tmp_path):
     path = tmp_path / "done.blksgf"
     done.to_blksgf(path)
     out = replies(f"loadsgf {path}", "genmove 1", "reg_genmove 4", "all_legal 2", "final_score", level=1)
-    assert out[:3] == [("=", "", ""), ("=", "", "pass"), ("=", "", "pass")]
+    assert out[:3] == [("=", "", ""), ("=", "", "pass"), ("?", "", "player failed to generate a move")]
     assert out[3] == ("=", "", "")
     assert out[4][2] == " ".join(str(done.score(c) + 110) for c in range(4))
 

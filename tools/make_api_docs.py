@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import pathlib
+import re
 import sys
 
 import trigon_fast as tf
@@ -17,14 +18,25 @@ OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 def _sig(obj) -> str:
     try:
-        return str(inspect.signature(obj))
+        sig = str(inspect.signature(obj))
     except (TypeError, ValueError):
         return "(...)"
+    return re.sub(r"<function (\w+) at 0x[0-9a-f]+>", r"\1", sig)  # a default function's address changes
 
 
 def _doc(obj) -> str:
     d = inspect.getdoc(obj) or ""
     return d.strip()
+
+
+def _summary(obj) -> str:
+    """A member's first paragraph, as one line (its first line alone cut sentences in two)."""
+    para = []
+    for line in _doc(obj).splitlines():
+        if not line.strip():
+            break
+        para.append(line.strip())
+    return " ".join(para)
 
 
 def render() -> str:
@@ -38,24 +50,31 @@ def render() -> str:
                 if attr.startswith("_") or not (inspect.isfunction(member) or isinstance(member, (property, classmethod, staticmethod))):
                     continue
                 if isinstance(member, property):
-                    lines += [f"- `{attr}` (property): {(_doc(member).splitlines() or [''])[0]}"]
+                    lines += [f"- `{attr}` (property): {_summary(member)}"]
                 else:
                     fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
-                    lines += [f"- `{attr}{_sig(fn)}`: {(_doc(fn).splitlines() or [''])[0]}"]
+                    lines += [f"- `{attr}{_sig(fn)}`: {_summary(fn)}"]
             lines.append("")
         elif callable(obj):
             lines += [f"## `{name}{_sig(obj)}`", "", _doc(obj), ""]
         else:
             lines += [f"## `{name}`", "", f"`{obj!r}`"[:300], ""]
-    for module in (tf.symmetry,):  # submodules whose names are not re-exported at the top
+    from trigon_fast import batch
+
+    # Submodules whose names are not re-exported at the top (trigon_fast.env, which needs the
+    # rl extra, is in docs/rl.md).
+    for module in (tf.symmetry, tf.render, batch):
         lines += [f"## module `{module.__name__}`", "", _doc(module), ""]
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj):
-                lines += [f"- `{name}{_sig(obj)}`: {(_doc(obj).splitlines() or [''])[0]}"]
+                lines += [f"- `{name}{_sig(obj) if not inspect.isclass(obj) or not issubclass(obj, BaseException) else ''}`: "
+                          f"{_summary(obj)}"]
             else:
                 lines += [f"- `{name}` = `{obj!r}`"]
         lines.append("")
+    lines += ["## module `trigon_fast.env`", "", "The PettingZoo environment (needs the `rl` extra): see "
+              "[rl.md](rl.md).", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

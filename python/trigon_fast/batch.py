@@ -1,8 +1,8 @@
 """Many games at once: batched self-play in C++, and scale-out over any ``concurrent.futures``
 executor (a local process pool by default, or a Dask cluster's ``Client(...).get_executor()``).
 
-:func:`play_games` plays N games on T threads inside C++ (GIL released, Ctrl-C stops) and returns
-numpy arrays. :func:`self_play`, :func:`analyse` and :func:`solve_seeds` split work into tasks,
+:func:`play_games` plays N games on T threads inside C++ (GIL released; Ctrl-C stops it and keeps
+the games finished) and returns numpy arrays. :func:`self_play`, :func:`analyse` and :func:`solve_seeds` split work into tasks,
 run them on an executor and stream each task's results to a JSON-lines file as it completes, so
 a failed worker loses only its own task; :func:`read_results` reads such a file back.
 

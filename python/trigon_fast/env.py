@@ -39,7 +39,7 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("trigon_fast.env needs the rl extra: pip install 'trigon_fast[rl]' "
+    raise ImportError("trigon_fast.env needs the rl extra: pip install '.[rl]' in the trigon_fast checkout "
                       f"(pettingzoo and gymnasium): {e}") from None
 
 from . import _args, _core

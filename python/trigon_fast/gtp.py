@@ -342,7 +342,9 @@ class GtpEngine:
     def cmd_reg_genmove(self, args, rest):
         _n_args(args, 1)
         move = self._generate(self._colour(args[0]))
-        return "pass" if move is None else str(move)
+        if move is None:  # (genmove answers pass; reg_genmove, as Pentobi's, has nothing to answer)
+            raise GtpError("player failed to generate a move")
+        return str(move)
 
     def cmd_undo(self, args, rest):
         _no_args(args)

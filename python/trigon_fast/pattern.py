@@ -32,6 +32,10 @@ _MAX_COPIES = 486  # cells of the big board: no puzzle takes more copies of a pi
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
+class SolutionIndexError(SolverError, IndexError):
+    """A solution index that is not an integer in range (an ``IndexError`` too, as a list's)."""
+
+
 @dataclass(repr=False)
 class PatternResult:
     """The answer of :func:`solve_pattern`: ``count`` solutions (exact when ``exhausted``),
@@ -72,9 +76,13 @@ class PatternResult:
         """Solution ``index`` as a text picture laid out as :func:`parse_region` reads one (rows
         top to bottom, one character per triangle): each piece a letter of its own (a-z, then A-Z
         and digits, in the solution's order), ``.`` a region cell left uncovered (none in a
-        solution; the region alone when there is no solution to draw)."""
-        if self.solutions and not -len(self.solutions) <= index < len(self.solutions):
-            raise IndexError(f"solution {index} of {len(self.solutions)} kept")
+        solution; the region alone when there is no solution to draw). ``index`` counts from 0
+        (negative from the end, as in a list)."""
+        n = len(self.solutions)
+        if n:
+            index = _args.integer(f"a solution index (of {n} kept)", index, -n, n - 1, SolutionIndexError)
+        else:
+            index = _args.integer("a solution index", index, -2**31, 2**31, SolutionIndexError)
         side = self.solutions[0][0].side if self.solutions and self.solutions[0] else 9
         b = board(side)
         mark = {c: "." for c in self.region}

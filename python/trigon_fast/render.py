@@ -387,12 +387,12 @@ def solution_svg(solution, **options) -> str:
 
 
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
-    """PNG bytes of an SVG string; needs the ``png`` extra (``pip install 'trigon_fast[png]'``)."""
+    """PNG bytes of an SVG string; needs the ``png`` extra (``pip install '.[png]'`` in the checkout)."""
     scale = _args.positive("scale", scale)
     try:
         import cairosvg  # optional extra: CairoSVG (maintained, pure Python over libcairo)
     except (ImportError, OSError) as e:  # OSError: the wheel is there but libcairo is not
-        raise ImportError("PNG export needs the png extra: pip install 'trigon_fast[png]' "
+        raise ImportError("PNG export needs the png extra: pip install '.[png]' in the trigon_fast checkout "
                           f"(CairoSVG and the cairo library): {e}") from None
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 

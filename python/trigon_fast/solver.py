@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -252,9 +253,18 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
                            callback=cb)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"])
-    if count == 1:
-        return _build(base, out["best"], stats, interrupted)
-    sols = [_build(base, s, stats, interrupted) for s in out["solutions"]]
+    sols: List[Solution] = []
+    try:
+        if count == 1:
+            return _build(base, out["best"], stats, interrupted)
+        for s in out["solutions"]:
+            sols.append(_build(base, s, stats, interrupted))
+    except KeyboardInterrupt:
+        # Ctrl-C while the answers became games (after the search): stop there and keep what
+        # was built, as a Ctrl-C during the search keeps its answers.
+        if count == 1:
+            return _build(base, out["best"], stats, True)
+        return [dataclasses.replace(s, interrupted=True) for s in sols] or [_build(base, out["best"], stats, True)]
     return sols if sols else [_build(base, out["best"], stats, interrupted)]
 
 
@@ -329,8 +339,12 @@ class SolutionIterator(Iterator[Solution]):
             limit = 60.0 if self._deadline is None else self._deadline - time.monotonic()
             if limit <= 0:
                 return
-            found = solve_solo(**self._options, seed=(self._seed + round_) % 2**64, time_limit=limit,
-                               count=self._batch)
+            try:
+                found = solve_solo(**self._options, seed=(self._seed + round_) % 2**64, time_limit=limit,
+                                   count=self._batch)
+            except KeyboardInterrupt:  # (landing between the search's own checks: the same ending)
+                self.interrupted = True
+                return
             if isinstance(found, Solution):  # (count=1 gives the solution itself)
                 found = [found]
             self.interrupted = any(s.interrupted for s in found)

@@ -12,7 +12,8 @@ from .group import main
 # -- render ----------------------------------------------------------------------------------
 @main.command("render", short_help="Draw a game record as SVG or PNG.")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
-@click.option("--svg", "svg_path", type=OutputFile(), help="Write the board as SVG here.")
+@click.option("--svg", "svg_path", type=OutputFile(picture=True),
+              help="Write the board as SVG here (PNG for a .png name, as the other commands' --svg).")
 @click.option("--png", "png_path", type=OutputFile(picture=True), help="Write the board as PNG here (needs the png extra).")
 @click.option("--move", "move_number", type=int, help="Position after this many moves (default: the end).")
 @click.option("--pieces", "pieces_path", type=OutputFile(picture=True), help="Also draw the pieces left (SVG or PNG by suffix).")
@@ -32,7 +33,7 @@ def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, mo
     game, _ = read_position(record, move_number)
     svg = render.game_svg(game, palette=palette, move_numbers=move_numbers, cell=cell)
     if svg_path:
-        render.write_svg(svg, svg_path)
+        write_picture(svg, svg_path)
         click.echo(f"wrote {svg_path}")
     if png_path:
         render.write_png(svg, png_path)
