@@ -169,7 +169,7 @@ def test_png_export():
 
 def test_png_without_the_extra_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import now raises ImportError
-    with pytest.raises(ImportError, match=r"trigon_fast\[png\]"):
+    with pytest.raises(ImportError, match=r"png extra: pip install '\.\[png\]'"):
         render.svg_to_png("<svg xmlns='http://www.w3.org/2000/svg'/>")
 
 
