@@ -1,10 +1,18 @@
-"""Endgame positions shared by the solver tests, and answers found without the solver."""
+"""Endgame positions shared by the solver and search tests, and answers found without the solver."""
 
 from __future__ import annotations
 
 import random
 
 import trigon_fast as tf
+
+
+def partial_game(variant, seed, keep):
+    """The seeded random game of ``variant`` taken back to its first ``keep`` moves."""
+    g = tf.random_game(variant, seed=seed)
+    while len(g.history) > keep:
+        g.undo()
+    return g
 
 
 def max_alone(pos, colour) -> int:

@@ -8,18 +8,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import trigon_fast as tf
+from endgames import partial_game
 from optional import require_png
 from trigon_fast import render
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = ("blue", "yellow", "red", "green")
-
-
-def partial_game(variant, seed, keep):
-    g = tf.random_game(variant, seed=seed)
-    while len(g.history) > keep:
-        g.undo()
-    return g
 
 
 def cell_polygons(svg):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import trigon_fast as tf
+from endgames import partial_game
 
 SIMS = 60
 
@@ -214,9 +215,7 @@ def all_root_priors(game, **knobs):
 
 
 def test_priors_follow_their_knobs():
-    game = tf.random_game(tf.Variant.TWO_PLAYER, seed=2)
-    while len(game.history) > 32:
-        game.undo()
+    game = partial_game(tf.Variant.TWO_PLAYER, 2, 32)
     pos, board, turn = game.position, game.board, int(game.turn)
     side = sides_of(game.variant)
     assert set(all_root_priors(game, use_priors=False).values()) == {0.5}
@@ -254,9 +253,7 @@ def test_priors_follow_their_knobs():
 def test_searching_one_position_again_goes_on_with_its_tree():
     # (The root's own visits not counted: no reuse of a position searched again, no exploration at
     # the root; only the golden GTP session changed.)
-    game = tf.random_game(seed=3)
-    while len(game.history) > 20:
-        game.undo()
+    game = partial_game(tf.Variant.FOUR_PLAYER, 3, 20)
     engine = tf.Engine(seed=1)
     a = engine.analyse(game, simulations=500)
     b = engine.analyse(game, simulations=300)
@@ -267,9 +264,7 @@ def test_searching_one_position_again_goes_on_with_its_tree():
 
 def test_the_seed_changes_the_search():
     # (Workers seeded without the search's seed: only the golden GTP session changed.)
-    game = tf.random_game(seed=4)
-    while len(game.history) > 16:
-        game.undo()
+    game = partial_game(tf.Variant.FOUR_PLAYER, 4, 16)
     searches = {tuple((m.move.id, m.visits) for m in tf.analyse(game, simulations=300, seed=s).moves)
                 for s in range(4)}
     assert len(searches) == 4
@@ -285,9 +280,7 @@ def test_side_values_add_up_to_half_the_sides(variant, total):
     # half their number (docs/gtp.md: "in four-player games the four values add up to about 2").
     side = sides_of(variant)
     for plies in (0, 20, 40):
-        game = tf.random_game(variant, seed=plies)
-        while len(game.history) > plies:
-            game.undo()
+        game = partial_game(variant, plies, plies)
         a = tf.analyse(game, simulations=300, seed=1)
         first = {}
         for c in range(4):
@@ -309,9 +302,7 @@ def test_random_games_stats_are_the_sum_of_random_games():
 
 def test_reuse_follows_a_round_of_moves_and_keeps_to_its_sides():
     # GTP plays the other colours' moves in between: the node four moves down is kept.
-    game = tf.random_game(seed=40)
-    while len(game.history) > 40:
-        game.undo()
+    game = partial_game(tf.Variant.FOUR_PLAYER, 40, 40)
     engine = tf.Engine(seed=2)
     a = engine.analyse(game, simulations=3000)
     assert len(a.pv) >= 4
@@ -354,9 +345,7 @@ def test_batch_search_games_play_for_their_sides_and_level():
     from trigon_fast.batch import play_games
 
     variant = tf.Variant.TWO_PLAYER
-    start = tf.random_game(variant, seed=1)
-    while len(start.history) > 48:
-        start.undo()
+    start = partial_game(variant, 1, 48)
 
     def core_games(sides, level=1):
         return _core.play_games(start.position, 2, 7, "search", 1, False, level, sides)["moves"]
@@ -370,9 +359,7 @@ def test_batch_search_games_play_for_their_sides_and_level():
 def test_a_huge_prior_weight_keeps_the_search_to_the_best_priors():
     # prior_weight is the number of pseudo-visits of a move's prior: with a million of them and no
     # exploration bonus a move's value stays its prior, so only the best-prior moves are searched.
-    game = tf.random_game(seed=1)
-    while len(game.history) > 40:
-        game.undo()
+    game = partial_game(tf.Variant.FOUR_PLAYER, 1, 40)
     n = len(game.legal_moves)
     priors = all_root_priors(game)
     top = max(priors.values())

@@ -66,9 +66,10 @@ long interruptible(long total, long chunk, F&& work, bool* interrupted = nullptr
             work(done, n);
         }
         done += n;
-        if (interrupted ? consume_ctrl_c(*interrupted) : PyErr_CheckSignals() != 0) {
-            if (!interrupted) throw py::error_already_set();
-            break;
+        if (interrupted) {
+            if (consume_ctrl_c(*interrupted)) break;
+        } else if (PyErr_CheckSignals() != 0) {
+            throw py::error_already_set();
         }
     }
     return done;
