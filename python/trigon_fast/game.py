@@ -8,7 +8,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _args, _core, symmetry
+from . import _core, symmetry
 from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
 from .variants import Colour, Variant
@@ -211,7 +211,7 @@ class Game:
         c = self._colour(colour, in_play=True)
         with _lock_of(self):
             planes, pieces = _core.observation_planes(self._pos, c)
-            mask = self._pos.legal_mask(c) if not self.is_over else np.zeros(self.board.num_placements, dtype=bool)
+            mask = self._pos.legal_mask(c)  # (none for any colour once the game is over)
         return {"observation": planes, "pieces_left": pieces, "action_mask": mask.astype(np.int8)}
 
     # -- scoring -------------------------------------------------------------------------------

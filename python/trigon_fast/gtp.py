@@ -410,9 +410,8 @@ class GtpEngine:
         new variation); else, or when the game left the record some other way, the game."""
         r = self._loaded
         if r is not None:
-            merged = r._with_game(self.game)
-            if merged is not None:
-                record, _ = merged
+            record = r._with_game(self.game)
+            if record is not None:
                 if len(record.main_line()) != len(r.main_line()):
                     record.root.set("RE")  # the main line went on past the result it had
                 return record.to_blksgf()

@@ -524,9 +524,8 @@ class Record:
             self._apply_player(g, node)
         return g, played
 
-    def _with_game(self, game: Game) -> Optional[Tuple["Record", List[Node]]]:
-        """A copy of this record whose tree holds the game as one of its lines, and that line's
-        nodes: from the root, the game's moves follow the nodes that play them (main line
+    def _with_game(self, game: Game) -> Optional["Record"]:
+        """A copy of this record whose tree holds the game as one of its lines: from the root, the game's moves follow the nodes that play them (main line
         first), and those no node plays become new nodes there (a new variation, or the end of
         the line). None when the game is not one of the tree's positions plus moves (another
         variant, other setup placements, a turn set by hand)."""
@@ -568,7 +567,7 @@ class Record:
             g.play(m, colour=None if g.turn == c else c)
         if g.turn != game.turn:
             return None
-        return Record(root, self.variant), path
+        return Record(root, self.variant)
 
     def _colour(self, node: Node, ident: str, c: int) -> int:
         if c not in self.variant.colours:
