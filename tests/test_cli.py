@@ -372,6 +372,34 @@ def test_solve_many(tmp_path):
     assert r.exit_code != 0 and "--out-dir" in r.output
 
 
+def test_solve_many_ctrl_c_while_saving_keeps_the_solutions_saved(tmp_path, monkeypatch):
+    # Ctrl-C landing in the CLI's own loop (writing the third record), not in the solver: the two
+    # records written stay, the third is not left half written, and the summary says so (exit 130).
+    from trigon_fast.cli import solve_cmd
+
+    out = tmp_path / "sols"
+    real_open, writes = open, []
+
+    def open_then_interrupt(path, mode="r", *args, **kwargs):
+        f = real_open(path, mode, *args, **kwargs)
+        if "w" in mode and str(path).endswith(".blksgf"):
+            writes.append(path)
+            if len(writes) == 3:
+                f.write("(;GM[Blokus Trigon]")  # part of a record, then Ctrl-C
+                f.close()
+                raise KeyboardInterrupt
+        return f
+
+    monkeypatch.setattr(solve_cmd, "open", open_then_interrupt, raising=False)
+    r = run_in_process(["solve", "--count", "5", "--out-dir", str(out), "--time-limit", "20"])
+    assert r.exit_code == 130, r.output
+    assert re.search(r"^2 distinct solutions of 5 in", r.stdout, re.M), r.output
+    assert "interrupted: 2 of 5 solutions found" in r.output
+    assert sorted(p.name for p in out.iterdir()) == ["solution-0001.blksgf", "solution-0002.blksgf"]
+    for p in out.iterdir():
+        assert tf.Game.from_blksgf(p.read_text()).is_over
+
+
 def _triangles_left(game, colour):
     return sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for p in game.pieces_left(colour))
 

@@ -123,14 +123,18 @@ def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_l
     started = time.monotonic()
     found = []
     solutions = solver.iter_solutions(variant, start_cells=starts, seed=seed, time_limit=time_limit, threads=threads)
+    interrupted = False
     with progress(total=count, unit="solution", desc="solving") as bar:
-        for sol in solutions:
-            found.append(sol)
-            if out_dir:
-                sol.game.to_blksgf(os.path.join(out_dir, f"solution-{len(found):04d}.blksgf"))
-            bar.update(1)
-            if len(found) >= count:
-                break
+        try:
+            for sol in solutions:
+                if out_dir:
+                    _save(sol.game, os.path.join(out_dir, f"solution-{len(found) + 1:04d}.blksgf"))
+                found.append(sol)
+                bar.update(1)
+                if len(found) >= count:
+                    break
+        except KeyboardInterrupt:  # Ctrl-C in this loop (not the solver's): keep what was saved
+            interrupted = True
     seconds = time.monotonic() - started
     scores = sorted({s.total_score for s in found})
     click.echo(f"{len(found)} distinct solution{'' if len(found) == 1 else 's'} of {count} in {seconds:.1f} s"
@@ -139,8 +143,20 @@ def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_l
     if out_dir and found:
         last = "" if len(found) == 1 else f" .. solution-{len(found):04d}.blksgf"
         click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')}{last}")
-    if solutions.interrupted:
+    if interrupted or solutions.interrupted:
         interrupted_exit(f"{len(found)} of {count} solutions found")
+
+
+def _save(game, path: str) -> None:
+    """Write a record whole or not at all: Ctrl-C while writing leaves no half file."""
+    text = game.to_blksgf()
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except BaseException:
+        if os.path.exists(path):
+            os.remove(path)
+        raise
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
