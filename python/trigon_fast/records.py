@@ -285,6 +285,24 @@ def _node_moves(node: Node) -> List[str]:
     return [k for k in node.properties if k in _MOVE_IDS]
 
 
+def _changes_nothing(node: Node) -> bool:
+    """A node of comments or marks alone: no move, setup, ``PL`` (or stray move) in it."""
+    return not any(k in _MOVE_IDS or k in _SETUP_IDS or k in ("AE", "PL", "B", "W") or k.isdigit()
+                   for k in node.properties)
+
+
+def _move_lines(node: Node) -> Iterator[List[Node]]:
+    """The children of a node that play a move, each with the nodes of comments alone on the way
+    to it (looked through: they are part of the line), in tree order (main line first)."""
+    stack = [[child] for child in reversed(node.children)]
+    while stack:
+        line = stack.pop()
+        if _node_moves(line[-1]):
+            yield line
+        elif _changes_nothing(line[-1]):
+            stack.extend(line + [child] for child in reversed(line[-1].children))
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
@@ -526,37 +544,48 @@ class Record:
 
     def _with_game(self, game: Game) -> Optional["Record"]:
         """A copy of this record whose tree holds the game as one of its lines: from the root, the game's moves follow the nodes that play them (main line
-        first), and those no node plays become new nodes there (a new variation, or the end of
-        the line). None when the game is not one of the tree's positions plus moves (another
-        variant, other setup placements, a turn set by hand)."""
+        first; nodes of comments alone on the way are part of the line, and a variation that does
+        not replay is not the game's), and those no node plays become new nodes there (a new
+        variation, or the end of the line). None when the game is not one of the tree's
+        positions plus moves (another variant, setup placements after moves, a turn set by hand)."""
         if game.variant != self.variant:
             return None
         root = _copy_tree(self.root)
         steps = game._history
-        try:
-            g, played = self._apply_node(Game(self.variant), root, 0)
-            path = [root]
-            while len(g._history) < len(steps) and g._history == steps[:len(g._history)]:
-                for child in path[-1].children:
-                    if not _node_moves(child):
-                        continue  # a node that plays no move is not one of the game's
-                    after, n = self._apply_node(g.copy(), child, played)
-                    if after._history == steps[:len(after._history)]:
-                        g, played = after, n
-                        path.append(child)
-                        break
-                else:
+
+        def replay(g: Game, node: Node, played: int) -> Tuple[Optional[Game], int]:
+            try:
+                return self._apply_node(g.copy(), node, played)
+            except RecordError:
+                return None, played  # a variation that does not replay: not the game's line
+
+        g, played = replay(Game(self.variant), root, 0)
+        if g is None:
+            return None
+        path = [root]
+        while len(g._history) < len(steps) and g._history == steps[:len(g._history)]:
+            # Nodes that play no move are not the game's (setup, PL), except those of comments
+            # alone on the way to a move.
+            for line in _move_lines(path[-1]):
+                after, n = replay(g, line[-1], played)
+                if after is not None and after._history == steps[:len(after._history)]:
+                    g, played = after, n
+                    path.extend(line)
                     break
-            if g._history == steps and g.turn != game.turn:
-                # The turn the game has may be one a node without a move set (PL).
-                for child in path[-1].children:
-                    after, _ = self._apply_node(g.copy(), child, played)
-                    if not _node_moves(child) and after._history == steps and after.turn == game.turn:
-                        g = after
-                        path.append(child)
-                        break
-        except RecordError:
-            return None  # a variation that does not replay: the game is not in it
+            else:
+                break
+        if g._history == steps and g.turn != game.turn:
+            # The turn the game has may be one a node without a move set (PL).
+            for child in path[-1].children:
+                after, _ = replay(g, child, played)
+                if not _node_moves(child) and after is not None and after._history == steps and after.turn == game.turn:
+                    g = after
+                    path.append(child)
+                    break
+        if len(g._history) < len(steps):
+            # Played on from a line that ends in nodes of comments alone: the moves go after them.
+            while len(path[-1].children) == 1 and _changes_nothing(path[-1].children[0]):
+                path.append(path[-1].children[0])
         if g._history != steps[:len(g._history)] or any(setup for _, _, setup in steps[len(g._history):]):
             return None
         for c, m, _ in steps[len(g._history):]:
