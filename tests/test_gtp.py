@@ -3,6 +3,7 @@ engines playing each other through a small controller."""
 
 import os
 import subprocess
+import threading
 import sys
 from pathlib import Path
 
@@ -431,6 +432,9 @@ def test_subprocess_session_stdout_is_only_protocol(tmp_path):
     assert ascii_out.stdout.decode("utf-8").endswith("= trigon_fast\n\n")
 
 
+REPLY_WATCHDOG_S = 120  # far above any reply the tests ask for (the slowest take seconds)
+
+
 class GtpProcess:
     def __init__(self, *args):
         self.proc = subprocess.Popen(engine_command() + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -440,12 +444,19 @@ class GtpProcess:
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
         lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, f"engine closed its output after {command!r}"
-            if line == "\n":
-                break
-            lines.append(line.rstrip("\n"))
+        # A reply that never ends (no blank line) must fail the test, not hang the suite: a
+        # watchdog kills the engine after a generous while, so readline sees the pipe close.
+        watchdog = threading.Timer(REPLY_WATCHDOG_S, self.proc.kill)
+        watchdog.start()
+        try:
+            while True:
+                line = self.proc.stdout.readline()
+                assert line, f"engine closed its output after {command!r} (or gave no complete reply)"
+                if line == "\n":
+                    break
+                lines.append(line.rstrip("\n"))
+        finally:
+            watchdog.cancel()
         reply = "\n".join(lines)
         assert reply[0] in "=?", reply
         return reply[0] == "=", reply[2:] if len(reply) > 1 else ""
