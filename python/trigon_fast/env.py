@@ -270,7 +270,8 @@ class TrigonEnv(AECEnv):
     def play_moves(self, moves: Sequence[int]) -> None:
         """Steps the agents to act through ``moves`` (placement ids), e.g. to replay a game."""
         for pid in moves:
-            if self.terminations[self.agent_selection]:
+            # (once every agent has taken its last step, the one selected has no entry left)
+            if self.terminations.get(self.agent_selection, True):
                 raise GameOverError("the game is over")
             self.step(int(pid))
 
