@@ -331,3 +331,26 @@ def test_pattern_diagram_index_is_checked_as_every_count():
         with pytest.raises(tf.SolverError, match="solution index") as e:
             r.diagram(bad)
         assert isinstance(e.value, IndexError)  # as a list's index
+
+
+def test_setup_indices_tell_setups_from_moves_and_replay_the_history():
+    # A record with setup placements around its moves: history holds both, setup_indices says
+    # which are setups, and replaying with setup()/play() by it gives the same position.
+    g = tf.Game(tf.Variant.FOUR_PLAYER)
+    g.setup("yellow", "r15")
+    g.play("r4")
+    g.setup("green", "a9")
+    g.play(next(iter(g.legal_moves)))
+    assert g.setup_indices == [0, 2]
+    assert len(g.history) == 4 and g.setup_indices == [i for i in range(4) if i not in g._move_indices()]
+    back = tf.Game(tf.Variant.FOUR_PLAYER)
+    for i, (c, m) in enumerate(g.history):
+        if i in g.setup_indices:
+            back.setup(c, m)
+        else:
+            back.play(m)
+    assert back == g
+    g.undo()
+    g.undo()
+    assert g.setup_indices == [0]
+    assert tf.Game.from_blksgf(g.to_blksgf()).setup_indices == [0]

@@ -153,8 +153,21 @@ class Game:
 
     @property
     def history(self) -> List[Tuple[Colour, Move]]:
-        """(colour, move) of every piece placed, in order."""
+        """(colour, move) of every piece placed, in order (setup placements included: see
+        :attr:`setup_indices`)."""
         return [(c, m) for c, m, _ in self._history]
+
+    @property
+    def setup_indices(self) -> List[int]:
+        """Indices in ``history`` of the setup placements (:meth:`setup`, a record's ``A1``..``A4``):
+        not moves, so replaying ``history`` places these with ``setup`` and the rest with ``play``.
+
+        >>> g = Game(Variant.FOUR_PLAYER)
+        >>> g.setup("yellow", "r15"); g.play("r4")   # a yellow triangle set up, then blue's move
+        >>> g.setup_indices, [(c.name, str(m)) for c, m in g.history]
+        ([0], [('YELLOW', 'r15'), ('BLUE', 'r4')])
+        """
+        return [i for i, (_, _, setup) in enumerate(self._history) if setup]
 
     @property
     def moves(self) -> List[Move]:
