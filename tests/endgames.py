@@ -15,6 +15,22 @@ def partial_game(variant, seed, keep):
     return g
 
 
+def layout_key(game):
+    """A final layout up to the board's 12 symmetries and a renaming of colours, from the
+    occupancy (independent of the solver's own key)."""
+    board = game.board
+    occ = game.occupancy()
+    best = None
+    for k in range(12):
+        img = [-1] * board.num_cells
+        for cell in range(board.num_cells):
+            img[board.symmetric_cell(k, cell)] = int(occ[cell])
+        rename = {}
+        key = tuple(-1 if c < 0 else rename.setdefault(c, len(rename)) for c in img)
+        best = key if best is None or key < best else best
+    return best
+
+
 def max_alone(pos, colour) -> int:
     """Most triangles the colour can place alone: plain exhaustive enumeration of its moves."""
     best = 0

@@ -15,6 +15,7 @@ pytest.importorskip("pettingzoo")
 import trigon_fast as tf  # noqa: E402
 from trigon_fast import _core  # noqa: E402
 from trigon_fast.env import TrigonEnv, agent_name  # noqa: E402
+from endgames import partial_game  # noqa: E402
 from variant_cases import pick  # noqa: E402
 
 V = tf.Variant
@@ -184,9 +185,7 @@ def test_bools_are_refused_where_placements_0_and_1_are_legal():
 
 def test_the_start_game_is_copied():
     g = tf.random_game(V.TWO_PLAYER, seed=5)
-    start = tf.Game(V.TWO_PLAYER)
-    for _, m in g.history[:10]:
-        start.play(m)
+    start = partial_game(V.TWO_PLAYER, 5, 10)
     e = TrigonEnv(V.TWO_PLAYER)
     e.reset(options={"start": start})
     start.play(g.history[10][1])  # the caller goes on with its own game
@@ -197,9 +196,7 @@ def test_the_start_game_is_copied():
 
 def test_pickle_of_a_game_from_a_start_position():
     g = tf.random_game(V.THREE_PLAYER, seed=6)
-    start = tf.Game(V.THREE_PLAYER)
-    for _, m in g.history[:12]:
-        start.play(m)
+    start = partial_game(V.THREE_PLAYER, 6, 12)
     e = TrigonEnv(V.THREE_PLAYER)
     e.reset(options={"start": start})
     e.play_moves([m.id for _, m in g.history[12:16]])

@@ -13,7 +13,7 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-from endgames import near_miss
+from endgames import layout_key, near_miss
 
 TRIANGLE = "1"
 
@@ -114,20 +114,6 @@ def assert_valid(sol, variant, base=None):
     assert sol.scores == expected == g.scores()
     assert sol.complete == all(len(g.pieces_left(c)) == 0 for c in variant.colours)
     return g
-
-
-def layout_key(game):
-    board = game.board
-    occ = game.occupancy()
-    best = None
-    for k in range(12):
-        img = [-1] * board.num_cells
-        for cell in range(board.num_cells):
-            img[board.symmetric_cell(k, cell)] = int(occ[cell])
-        rename = {}
-        key = tuple(-1 if c < 0 else rename.setdefault(c, len(rename)) for c in img)
-        best = key if best is None or key < best else best
-    return best
 
 
 # -- solo puzzle ------------------------------------------------------------------------------

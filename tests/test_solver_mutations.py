@@ -20,27 +20,14 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
+from endgames import layout_key
+
 RED, YELLOW, BLUE, GREEN = tf.Colour.RED, tf.Colour.YELLOW, tf.Colour.BLUE, tf.Colour.GREEN
 TRIANGLE = tf.PIECE_NAMES.index("1")
 SIZES = dict(zip(tf.PIECE_NAMES, tf.PIECE_SIZES))
 
 
 # -- independent computations -----------------------------------------------------------------
-def geometric_key(game):
-    """The final layout up to the board's 12 symmetries and a renaming of colours."""
-    board = game.board
-    occ = game.occupancy()
-    best = None
-    for k in range(12):
-        img = [-1] * board.num_cells
-        for cell in range(board.num_cells):
-            img[board.symmetric_cell(k, cell)] = int(occ[cell])
-        rename = {}
-        key = tuple(-1 if c < 0 else rename.setdefault(c, len(rename)) for c in img)
-        best = key if best is None or key < best else best
-    return best
-
-
 def rulebook_score(pieces_in_order):
     """A colour's score from the names of the pieces it placed, in the order placed."""
     placed = sum(SIZES[p] for p in pieces_in_order)
@@ -183,7 +170,7 @@ def test_triangle_may_come_first_without_triangle_last():
     assert not g.pieces_left(BLUE)
     sols = tf.solve_solo(game=g, seed=0, time_limit=10, triangle_last=False, count=2)
     assert len(sols) == 2 and all(s2.complete for s2 in sols)
-    assert len({geometric_key(s2.game) for s2 in sols}) == 2
+    assert len({layout_key(s2.game) for s2 in sols}) == 2
     for sol in sols:
         replay_solution(g, sol)
         red = [m for c, m in sol.moves if c == RED]
@@ -203,7 +190,7 @@ def two_completions():
         done = g.copy()
         done.play(m)
         assert done.is_over
-        keys.add(geometric_key(done))
+        keys.add(layout_key(done))
     assert len(keys) == 2
     return g, keys
 
@@ -212,7 +199,7 @@ def test_count_gives_each_layout_once(two_completions):
     g, keys = two_completions
     sols = tf.solve_solo(game=g, seed=0, time_limit=0.5, count=5)  # (asks for more than there are)
     assert [s.complete for s in sols] == [True, True]
-    assert {geometric_key(s.game) for s in sols} == keys
+    assert {layout_key(s.game) for s in sols} == keys
     assert len({s.key for s in sols}) == 2
     assert all(s.stats.solutions == 2 for s in sols)
 
@@ -222,14 +209,14 @@ def test_iter_solutions_yields_each_layout_once(two_completions):
     # (batch=2: each round finds both; the second finds nothing new and ends the stream)
     it = tf.iter_solutions(game=g, seed=0, batch=2)
     sols = list(itertools.islice(it, 10))
-    assert len(sols) == 2 and {geometric_key(s.game) for s in sols} == keys
+    assert len(sols) == 2 and {layout_key(s.game) for s in sols} == keys
     assert it.found == 2 and not it.interrupted
 
 
 def test_count_from_the_empty_board_gives_distinct_layouts():
     sols = tf.solve_solo(seed=1, count=12, time_limit=60)
     assert len(sols) == 12 and all(s.complete and s.total_score == 80 for s in sols)
-    assert len({geometric_key(s.game) for s in sols}) == 12
+    assert len({layout_key(s.game) for s in sols}) == 12
     assert len({s.key for s in sols}) == 12
     assert all(s.stats.solutions == 12 for s in sols)
 
@@ -243,7 +230,7 @@ def test_key_tells_colourings_apart():
             swapped.setup(c, m)
     swapped.setup(RED, tri[BLUE])
     swapped.setup(BLUE, tri[RED])
-    assert geometric_key(swapped) != geometric_key(sol.game)
+    assert layout_key(swapped) != layout_key(sol.game)
     assert _core.layout_key(swapped.position) != sol.key
 
 
