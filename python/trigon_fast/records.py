@@ -543,10 +543,10 @@ class Record:
         return g, played
 
     def _with_game(self, game: Game) -> Optional["Record"]:
-        """A copy of this record whose tree holds the game as one of its lines: from the root, the game's moves follow the nodes that play them (main line
-        first; nodes of comments alone on the way are part of the line, and a variation that does
-        not replay is not the game's), and those no node plays become new nodes there (a new
-        variation, or the end of the line). None when the game is not one of the tree's
+        """A copy of this record whose tree holds the game as one of its lines: from the root,
+        the game's moves follow the nodes that play them (main line first; nodes of comments alone
+        on the way are part of the line, and a variation that does not replay is not the game's),
+        and those no node plays become new nodes there (a new variation, or the end of the line). None when the game is not one of the tree's
         positions plus moves (another variant, setup placements after moves, a turn set by hand)."""
         if game.variant != self.variant:
             return None
@@ -577,8 +577,10 @@ class Record:
         if g._history == steps and g.turn != game.turn:
             # The turn the game has may be one a node without a move set (PL).
             for child in path[-1].children:
+                if _node_moves(child):
+                    continue
                 after, _ = replay(g, child, played)
-                if not _node_moves(child) and after is not None and after._history == steps and after.turn == game.turn:
+                if after is not None and after._history == steps and after.turn == game.turn:
                     g = after
                     path.append(child)
                     break
