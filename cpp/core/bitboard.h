@@ -5,7 +5,10 @@
 #include <cstdint>
 
 // Hot loops get runtime-dispatched clones (POPCNT, AVX2) while the binary stays baseline x86-64.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+// Not under TSan: gcc instruments the clones' ifunc resolvers, which the loader runs before the
+// TSan runtime can serve them (a segfault at start-up or at import).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 #define TRIGON_CLONES __attribute__((target_clones("avx2", "popcnt", "default")))
 #else
 #define TRIGON_CLONES
