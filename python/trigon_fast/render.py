@@ -121,6 +121,8 @@ def _cell_index(b, key: Union[str, int], what: str = "label") -> int:
             raise ValueError(f"{what} {key!r}: not a cell of the side-{b.side} board")
         return c
     try:
+        if isinstance(key, bool):  # an int to operator.index: a mask given as a list read as cells 0 and 1
+            raise TypeError
         c = operator.index(key)
     except TypeError:
         raise ValueError(f"{what} {key!r}: a cell is a name or an index") from None
@@ -130,7 +132,7 @@ def _cell_index(b, key: Union[str, int], what: str = "label") -> int:
 
 
 def _label_text(v: object) -> str:
-    if isinstance(v, float):
+    if isinstance(v, (float, np.floating)):  # numpy's float32 is no float: analysis arrays would print 8 digits
         return f"{v:.2f}".rstrip("0").rstrip(".") if abs(v) < 100 else f"{v:.0f}"
     return str(v)
 
@@ -286,7 +288,9 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
     outline = [game.history[-1][1].cell_indices] if last_move and game.history else []
     if isinstance(highlight, str):  # "h6,h7" or one cell
         highlight = highlight.split(",")
-    elif isinstance(highlight, np.ndarray) and highlight.dtype == bool:  # a mask over the cells
+    elif isinstance(highlight, (list, tuple)) and highlight and all(isinstance(v, (bool, np.bool_)) for v in highlight):
+        highlight = np.asarray(highlight, dtype=bool)  # a mask as a list
+    if isinstance(highlight, np.ndarray) and highlight.dtype == bool:  # a mask over the cells
         if highlight.shape != (b.num_cells,):
             raise ValueError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
         highlight = np.flatnonzero(highlight)
