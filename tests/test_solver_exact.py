@@ -3,6 +3,7 @@ endgame questions against plain exhaustive enumeration of legal moves."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
@@ -210,8 +211,14 @@ def test_pattern_puzzle_prepared():
         assert bad.impossible and reason in bad.impossible and bad.num_placements == 0
         r = bad.solve(all_solutions=True)
         assert r.count == 0 and r.exhausted and r.impossible == bad.impossible
-    # The empty region: one (empty) cover.
-    assert tf.PatternPuzzle([], pieces={}).solve(all_solutions=True).count == 1
+    # The empty region: one (empty) cover, kept as any solution is: not with max_solutions=0
+    # (found by fuzz/fuzz_pattern.py).
+    empty = tf.PatternPuzzle([], pieces={})
+    r = empty.solve(all_solutions=True)
+    assert r.count == 1 and r.exhausted and r.solutions == [[]]
+    for how in (empty.solve, functools.partial(tf.solve_pattern, [], pieces=[])):
+        r = how(all_solutions=True, max_solutions=0)
+        assert r.count == 1 and r.exhausted and r.solutions == []
 
 
 def test_pattern_diagram_reads_back():

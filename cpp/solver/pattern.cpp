@@ -297,8 +297,8 @@ PatternResult PreparedPattern::solve(const PatternOptions& options, const std::a
         return finish();
     }
     if (P.cells.empty()) {
-        res.count = 1;
-        res.solutions.push_back({});
+        res.count = 1;  // the empty cover, kept only if solutions are kept at all
+        if (options.max_stored > 0) res.solutions.push_back({});
         res.exhausted = true;
         return finish();
     }
