@@ -206,8 +206,20 @@ def test_count_gives_each_layout_once(two_completions):
 
 def test_iter_solutions_yields_each_layout_once(two_completions):
     g, keys = two_completions
-    # (batch=2: each round finds both; the second finds nothing new and ends the stream)
+    # (batch=2: each round finds both; eight rounds that find nothing new end the stream)
     it = tf.iter_solutions(game=g, seed=0, batch=2)
+    sols = list(itertools.islice(it, 10))
+    assert len(sols) == 2 and {layout_key(s.game) for s in sols} == keys
+    assert it.found == 2 and not it.interrupted
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_iter_solutions_in_rounds_of_one_finds_both_layouts(two_completions, seed):
+    # A round of one solution meets the layout of an earlier round again about every other time;
+    # the stream ended there and gave one layout of two for 8 of these 12 seeds. Now it ends
+    # after eight such rounds in a row.
+    g, keys = two_completions
+    it = tf.iter_solutions(game=g, seed=seed, batch=1)
     sols = list(itertools.islice(it, 10))
     assert len(sols) == 2 and {layout_key(s.game) for s in sols} == keys
     assert it.found == 2 and not it.interrupted

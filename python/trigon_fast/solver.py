@@ -279,7 +279,8 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
     The search runs in rounds of ``solve_solo(count=batch)`` with seeds ``seed``, ``seed + 1``, ...,
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
     in all (``None``: when the caller stops iterating), when a round finds no complete solution
-    new to it (within 60 s, or the time left), or on Ctrl-C. Bad options fail at the call, not at
+    (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
+    before (the layouts are most likely all found), or on Ctrl-C. Bad options fail at the call, not at
     the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
     (also when the round it stopped had found nothing new to yield).
 
@@ -302,6 +303,11 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
     return SolutionIterator(dict(variant=variant, alternate_rule=alternate_rule, colours=colours,
                                  start_cells=start_cells, game=game, threads=threads, triangle_last=triangle_last),
                             seed, time_limit, batch)
+
+
+# A round of one solution (batch=1) often meets an earlier layout again while others remain;
+# eight such rounds in a row, each with its own seed, mean the layouts are most likely all found.
+_STALE_ROUNDS_TO_END = 8
 
 
 class SolutionIterator(Iterator[Solution]):
@@ -335,6 +341,7 @@ class SolutionIterator(Iterator[Solution]):
 
     def _solutions(self) -> Iterator[Solution]:
         seen = set()
+        stale_rounds = 0  # rounds in a row whose complete solutions were all yielded before
         for round_ in itertools.count():
             limit = 60.0 if self._deadline is None else self._deadline - time.monotonic()
             if limit <= 0:
@@ -354,5 +361,8 @@ class SolutionIterator(Iterator[Solution]):
                     seen.add(s.key)
                     new += 1
                     yield s
-            if new == 0 or self.interrupted:
+            if self.interrupted or not any(s.complete for s in found):
+                return
+            stale_rounds = 0 if new else stale_rounds + 1
+            if stale_rounds == _STALE_ROUNDS_TO_END:
                 return
