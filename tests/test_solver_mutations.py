@@ -179,6 +179,24 @@ def test_triangle_may_come_first_without_triangle_last():
         assert sol.stats.solutions == 2
 
 
+def test_triangle_last_gives_way_where_a_colour_can_only_start_with_its_triangle():
+    # With triangle_last (the default) the triangle could not come last for red: the search
+    # placed nothing for its whole time limit, and the answer came from the final replay
+    # (complete, but stats.solutions == 0, and count=2 gave one game). Now red may place its
+    # triangle first and the search finds games at once.
+    g, s = red_must_start_with_its_triangle()
+    sols = tf.solve_solo(game=g, seed=0, time_limit=60, count=2)
+    assert len(sols) == 2 and all(s2.complete for s2 in sols)
+    assert len({layout_key(s2.game) for s2 in sols}) == 2
+    for sol in sols:
+        replay_solution(g, sol)
+        red = [m for c, m in sol.moves if c == RED]
+        assert red[0].piece == "1" and red[0].cell_indices == (s,)
+        assert sol.scores[RED] == rulebook_score([m.piece for m in red]) == 15
+        assert sol.stats.solutions == 2 and sol.stats.best_placed == sol.stats.target
+        assert sol.stats.nodes < 100_000  # (a few dozen; the whole 60 s before)
+
+
 # -- count= and iter_solutions: distinct layouts -----------------------------------------------
 @pytest.fixture(scope="module")
 def two_completions():

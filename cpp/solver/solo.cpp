@@ -69,6 +69,9 @@ struct SoloSearch::Shared {
     std::unordered_set<std::string> keys;
     std::array<std::vector<int>, kNumColours> best_partial;
     int best_partial_area = -1;
+    // Colours whose every legal move at the start is their triangle while other pieces are left:
+    // the triangle cannot come last for them, so with triangle_last they may place it first.
+    std::uint8_t triangle_first = 0;
 
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -234,7 +237,9 @@ private:
         if (sh_.opt.triangle_last) {
             play_when_legal(P, rep.witness, taken, ordered, kTriangle);
             for (std::size_t i = 0; i < taken.size(); ++i)  // (another piece left: no solution here)
-                if (!taken[i] && t_.placement(rep.witness[i].second).piece != kTriangle) return;
+                if (!taken[i] && t_.placement(rep.witness[i].second).piece != kTriangle &&
+                    !(sh_.triangle_first >> rep.witness[i].first & 1))
+                    return;
         }
         play_when_legal(P, rep.witness, taken, ordered);
         if (ordered.size() != rep.witness.size()) return;
@@ -314,7 +319,8 @@ private:
             for (int w = 0; w < Bitboard::kWords; ++w) free_others.w[w] |= fr[k].w[w] & keep;
         }
         const std::uint32_t left = P.pieces_left(c);
-        const bool triangle_allowed = !sh_.opt.triangle_last || left == (1u << kTriangle);
+        const bool triangle_allowed =
+            !sh_.opt.triangle_last || left == (1u << kTriangle) || (sh_.triangle_first >> c & 1);
         const int fixed_start = P.started(c) ? -1 : sh_.opt.start_cells[c];
         const bool alt = P.rules().alternate;
 
@@ -393,6 +399,18 @@ SoloSearch::SoloSearch(const Position& start, const SoloOptions& options)
     shared_->stop = &stop_;
     for (int c = 0; c < kNumColours; ++c)
         if (start.in_play(c)) shared_->target += area_of(start.pieces_left(c));
+    if (options.triangle_last) {
+        auto moves = std::make_unique<MoveList>();
+        const MoveTable& t = start.table();
+        for (int c = 0; c < kNumColours; ++c) {
+            const std::uint32_t left = start.in_play(c) ? start.pieces_left(c) : 0;
+            if (!(left >> kTriangle & 1) || left == (1u << kTriangle)) continue;
+            start.generate(c, *moves);
+            bool only_triangles = moves->size > 0;
+            for (auto id : *moves) only_triangles = only_triangles && t.placement(id).piece == kTriangle;
+            if (only_triangles) shared_->triangle_first |= static_cast<std::uint8_t>(1u << c);
+        }
+    }
 }
 
 SoloSearch::~SoloSearch() = default;  // (workers_ stops and joins the workers before shared_ goes)
