@@ -207,7 +207,8 @@ def test_every_filled_character_is_a_cell_and_the_whole_board_reads_back():
         assert tf.parse_region(ch * 4 + "..") == strip, ch
     # The whole board drawn from its cells' positions (x + y even an up triangle, as diagrams
     # draw it), as it is or indented (by an even number of columns, keeping each triangle's
-    # direction): every cell, on either board; only just on the board, where centring can be off.
+    # direction): every cell, on either board, however deep the indentation or the blank rows
+    # above (they counted as part of the picture, which then stuck out: 6 columns or more).
     for side in (9, 8):
         b = tf.board(side)
         xy = [b.cell_xy(c) for c in range(b.num_cells)]
@@ -218,9 +219,11 @@ def test_every_filled_character_is_a_cell_and_the_whole_board_reads_back():
         shift = 0 if all(b.is_up(c) == ((x - x0 + y - y0) % 2 == 0) for c, (x, y) in enumerate(xy)) else 1
         picture = "\n".join("".join("x" if x in rows[y] else " " for x in range(-shift, max(rows[y]) + 1))
                             for y in sorted(rows))
-        for indent in (0, 2, 4):
+        for indent in (0, 2, 4, 6, 10, 40):
             indented = "\n".join(" " * indent + line for line in picture.split("\n"))
             assert sorted(tf.parse_region(indented, side=side)) == list(range(b.num_cells)), (side, indent)
+            lowered = " \n" * indent + indented
+            assert sorted(tf.parse_region(lowered, side=side)) == list(range(b.num_cells)), (side, indent)
 
 
 def test_pieces_named_twice_add_up():

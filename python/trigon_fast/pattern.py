@@ -111,7 +111,8 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
     """Cells of a text picture: one character per triangle as in ``Game.diagram`` (``x # * o @``
     filled, anything else empty), rows top to bottom; the picture is centred on the board, and
     its top-left character is a triangle pointing up when the picture's width and position allow
-    (picture x + y even = up)."""
+    (picture x + y even = up). Indentation and blank rows above the cells do not count, in steps
+    of two columns or rows (an odd step would turn every triangle over)."""
     if not isinstance(picture, str):
         raise SolverError(f"a region picture must be a str, not {type(picture).__name__}")
     b = board(_check_side(side))
@@ -119,8 +120,13 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
     pts = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in _FILLED]
     if not pts:
         raise SolverError("the picture has no filled cells (use x, #, *, o or @)")
+    # Indentation and blank rows above the cells are dropped, two at a time: an odd shift would
+    # turn every triangle over (picture x + y decides up or down).
+    sx = min(x for x, _ in pts) // 2 * 2
+    sy = min(y for _, y in pts) // 2 * 2
+    pts = [(x - sx, y - sy) for x, y in pts]
     w = max(x for x, _ in pts) + 1
-    h = len(rows)
+    h = len(rows) - sy
     up_parity = 0 if side == 9 else 1  # board x + y parity of an up triangle
     dy = (b.height - h) // 2
     dx = (b.width - w) // 2
