@@ -224,6 +224,13 @@ def test_every_filled_character_is_a_cell_and_the_whole_board_reads_back():
             assert sorted(tf.parse_region(indented, side=side)) == list(range(b.num_cells)), (side, indent)
             lowered = " \n" * indent + indented
             assert sorted(tf.parse_region(lowered, side=side)) == list(range(b.num_cells)), (side, indent)
+        # One column or row of indentation turns every triangle over: the board no longer fits,
+        # and the message says why.
+        for odd in (" " + picture.replace("\n", "\n "), " \n" + picture):
+            with pytest.raises(tf.SolverError, match="does not fit.*every triangle turned over"):
+                tf.parse_region(odd, side=side)
+        with pytest.raises(tf.SolverError, match=r"does not fit on the side-\d board \(\d+ x \d+\)$"):
+            tf.parse_region(picture + "x" * 60, side=side)
 
 
 def test_pieces_named_twice_add_up():

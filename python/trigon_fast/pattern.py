@@ -137,7 +137,10 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
         if all(c >= 0 for c in cells):
             return cells
         dx -= 2
-    raise SolverError("the picture does not fit on the board")
+    fits_turned = any(all(b.cell_at(x + dx + k, y + dy) >= 0 for x, y in pts) for k in (1, 3, 5))
+    hint = " (it would fit with every triangle turned over: one column or row more or less of indentation)"
+    raise SolverError(f"the picture ({w} columns, {h} rows) does not fit on the side-{side} board"
+                      f" ({b.width} x {b.height}){hint if fits_turned else ''}")
 
 
 def _region_cells(region, side: int) -> List[int]:
