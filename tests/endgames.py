@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import trigon_fast as tf
@@ -50,4 +51,43 @@ def near_miss(seed: int, left: int = 12, replaced: int = 8) -> tf.Game:
     rng = random.Random(seed)
     for _ in range(replaced):
         g.play(rng.choice(list(g.legal_moves)))
+    return g
+
+
+def setup_without(history, out, variant=tf.Variant.FOUR_PLAYER) -> tf.Game:
+    """A game of ``variant`` holding the placements of ``history`` as setup, but for those at the
+    indices ``out``."""
+    g = tf.Game(variant)
+    for i, (c, m) in enumerate(history):
+        if i not in out:
+            g.setup(c, m)
+    return g
+
+
+def lifted(seed: int, colour: int, k: int) -> tf.Game:
+    """A random game played to its end with the colour's last k moves taken off the board (the
+    other colours' later moves stay): the colour is stuck with pieces that fit nowhere, beside
+    the pockets its lifted pieces leave (often a few cells, walled in)."""
+    hist = tf.random_game(tf.Variant.FOUR_PLAYER, seed=seed).history
+    mine = [i for i, (c, _) in enumerate(hist) if int(c) == colour]
+    assert len(mine) > k
+    g = setup_without(hist, set(mine[-k:]))
+    g.set_turn(tf.Colour(colour))
+    return g
+
+
+@functools.lru_cache(maxsize=None)
+def solution(seed: int) -> tf.Game:
+    """The solo puzzle solved with this seed (one thread: the same game every time)."""
+    sol = tf.solve_solo(seed=seed, time_limit=30)
+    assert sol.complete
+    return sol.game
+
+
+def taken_out(seed: int, out) -> tf.Game:
+    """The solved puzzle (seed) with the pieces of these history indices taken out: placed back
+    in their order, each is legal again, so every colour can place all its pieces left."""
+    hist = solution(seed).history
+    g = setup_without(hist, out)
+    g.set_turn(hist[min(out)][0])
     return g

@@ -8,14 +8,13 @@ pictures whose tilings are counted by hand or by MacMahon's formula. Found by a 
 
 from __future__ import annotations
 
-import functools
 import re
 
 import pytest
 
 import trigon_fast as tf
 
-from endgames import max_alone
+from endgames import lifted, max_alone, solution, taken_out
 from test_solver_exact import OPEN_REGION_GAME
 
 SIZE = dict(zip(tf.PIECE_NAMES, tf.PIECE_SIZES))
@@ -25,39 +24,15 @@ def _area_left(g: tf.Game, colours) -> int:
     return sum(SIZE[p] for c in colours for p in g.pieces_left(c))
 
 
-@functools.lru_cache(maxsize=None)
-def _solution(seed: int) -> tf.Game:
-    sol = tf.solve_solo(seed=seed, time_limit=30)
-    assert sol.complete
-    return sol.game
-
-
-def _taken_out(seed: int, per_colour: int):
+def _last_moves_out(seed: int, per_colour: int):
     """The solved puzzle (seed) with each colour's last `per_colour` moves taken out: placed back
     in their order each is legal again, so every colour can place all its pieces left. Returns
     the game and the triangles taken out, by colour."""
-    hist = _solution(seed).history
+    hist = solution(seed).history
     out = set()
     for c in range(4):
         out |= set([i for i, (col, _) in enumerate(hist) if int(col) == c][-per_colour:])
-    g = tf.Game()
-    for i, (c, m) in enumerate(hist):
-        if i not in out:
-            g.setup(c, m)
-    g.set_turn(tf.Colour.BLUE)
-    return g, [sum(hist[i][1].size for i in out if int(hist[i][0]) == c) for c in range(4)]
-
-
-def _lifted(seed: int, colour: int, k: int) -> tf.Game:
-    """A finished random game with the colour's last k moves taken off the board."""
-    hist = tf.random_game(tf.Variant.FOUR_PLAYER, seed=seed).history
-    lifted = set([i for i, (c, _) in enumerate(hist) if int(c) == colour][-k:])
-    g = tf.Game(tf.Variant.FOUR_PLAYER)
-    for i, (c, m) in enumerate(hist):
-        if i not in lifted:
-            g.setup(c, m)
-    g.set_turn(tf.Colour(colour))
-    return g
+    return taken_out(seed, out), [sum(hist[i][1].size for i in out if int(hist[i][0]) == c) for c in range(4)]
 
 
 def _game_of(moves: str) -> tf.Game:
@@ -81,7 +56,7 @@ def _replayed(g: tf.Game, layout) -> tf.Game:
     ([3, 0, 3], [0, 3]), (("yellow", tf.Colour.GREEN, 2), [1, 2, 3]),
 ])
 def test_a_yes_places_every_piece_of_the_colours_asked_and_no_other(colours, asked):
-    g, taken = _taken_out(2, 3)
+    g, taken = _last_moves_out(2, 3)
     before = g.to_blksgf()
     r = tf.can_place_all(g, colours, time_limit=20)
     assert g.to_blksgf() == before
@@ -100,7 +75,7 @@ def test_a_yes_places_every_piece_of_the_colours_asked_and_no_other(colours, ask
 
 def test_a_no_is_proven_and_has_no_witness_nor_layout():
     # Seed 42, blue's last two moves lifted: blue can place a few triangles, not all.
-    g = _lifted(42, 0, 2)
+    g = lifted(42, 0, 2)
     want = max_alone(g.position, 0)
     area = _area_left(g, [0])
     assert 0 < want < area
@@ -177,7 +152,7 @@ def test_colours_not_in_play_are_refused():
 
 
 def test_max_placeable_names_its_colour():
-    g = _lifted(42, 2, 1)
+    g = lifted(42, 2, 1)
     for colour in ("red", 2, tf.Colour.RED):
         m = tf.max_placeable(g, colour, time_limit=20)
         assert m.colour is tf.Colour.RED and m.proven and m.triangles == max_alone(g.position, 2)

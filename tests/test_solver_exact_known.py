@@ -12,28 +12,11 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-from endgames import max_alone
+from endgames import lifted, max_alone, solution, taken_out
 
 
 def _area_left(g, colour):
     return sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for p in g.pieces_left(colour))
-
-
-def _lifted(seed: int, colour: int, k: int) -> tf.Game:
-    """A random game played to its end with the colour's last k moves taken off the board (the
-    other colours' later moves stay): the colour is stuck with pieces that fit nowhere, beside
-    the pockets its lifted pieces leave (often a few cells, walled in)."""
-    g0 = tf.random_game(tf.Variant.FOUR_PLAYER, seed=seed)
-    hist = g0.history
-    mine = [i for i, (c, _) in enumerate(hist) if int(c) == colour]
-    assert len(mine) > k
-    lifted = set(mine[-k:])
-    g = tf.Game(tf.Variant.FOUR_PLAYER)
-    for i, (c, m) in enumerate(hist):
-        if i not in lifted:
-            g.setup(c, m)
-    g.set_turn(tf.Colour(colour))
-    return g
 
 
 @pytest.mark.parametrize("seed", [*range(40, 52), 359])
@@ -44,7 +27,7 @@ def test_max_placeable_matches_enumeration_with_the_last_moves_lifted(seed):
     # 5 where 8 fit (seed 359).
     for colour in range(4):
         for k in (1, 2):
-            g = _lifted(seed, colour, k)
+            g = lifted(seed, colour, k)
             want = max_alone(g.position, colour)
             r = tf.max_placeable(g, colour, time_limit=20, heuristic=False)
             assert r.proven and r.triangles == want, (colour, k)
@@ -56,34 +39,11 @@ def test_max_placeable_matches_enumeration_with_the_last_moves_lifted(seed):
             assert a.proven and a.answer == (want == _area_left(g, colour)), (colour, k)
 
 
-_SOLUTIONS: dict = {}
-
-
-def _solution(seed: int) -> tf.Game:
-    if seed not in _SOLUTIONS:
-        sol = tf.solve_solo(seed=seed, time_limit=30)
-        assert sol.complete
-        _SOLUTIONS[seed] = sol.game
-    return _SOLUTIONS[seed]
-
-
-def _taken_out(seed: int, out) -> tf.Game:
-    """The solved puzzle (seed) with the pieces of these history indices taken out: placed back
-    in their order, each is legal again, so every colour can place all its pieces left."""
-    hist = _solution(seed).history
-    g = tf.Game()
-    for i, (c, m) in enumerate(hist):
-        if i not in out:
-            g.setup(c, m)
-    g.set_turn(hist[min(out)][0])
-    return g
-
-
 def _pieces_to_take_out(seed: int, rng: random.Random, k: int, where: str):
     """k pieces of the solution, none a colour's first: anywhere ("spread"), or each next to one
     before from a piece anywhere ("cluster") or on the board's bottom rows ("bottom": cells in the
     last 64-bit word of a bit set)."""
-    g0 = _solution(seed)
+    g0 = solution(seed)
     hist, b = g0.history, g0.board
     firsts = {next(i for i, (c, _) in enumerate(hist) if c == k) for k in g0.variant.colours}
     ok = [i for i in range(len(hist)) if i not in firsts]
@@ -114,11 +74,11 @@ def test_a_solution_with_pieces_taken_out_is_a_yes(seed):
     # only; a residual key without the bit set's last word (the bottom rows); the small parts'
     # cache key without the pieces left (11, 37, 47) or without pieces of exactly the part's size (253).
     rng = random.Random(seed)
-    hist = _solution(seed).history
+    hist = solution(seed).history
     for _ in range(12):
         out = _pieces_to_take_out(seed, rng, rng.choice([1, 2, 3, 4, 5, 6, 8, 10]),
                                   rng.choice(["spread", "cluster", "bottom"]))
-        g = _taken_out(seed, out)
+        g = taken_out(seed, out)
         area = {c: sum(hist[i][1].size for i in out if int(hist[i][0]) == c) for c in range(4)}
         colours = [c for c in range(4) if area[c]]
         for mask in [15] + [1 << c for c in colours]:
