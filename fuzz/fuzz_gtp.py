@@ -3,9 +3,8 @@ half of them built from real command names and move-like arguments, half raw tex
 
 Every reply must be one well-formed GTP reply ('=' or '?', then text without an empty line, then
 exactly one empty line) and never an "internal error". loadsgf/savesgf are pointed at one file
-in a temporary folder so the fuzzer never reads or writes anywhere else; the search (when built
-in) is replaced by the engine's fallback move (unless FUZZ_GTP_SEARCH=1) and the level and
-fixed_simulations are capped, so that runs stay bounded in time.
+in a temporary folder so the fuzzer never reads or writes anywhere else; the search runs a few
+simulations on at most two threads (level, fixed_simulations, time and threads are capped), so that runs stay bounded in time.
 
     python fuzz/fuzz_gtp.py fuzz/corpus/gtp -max_total_time=20
 """
@@ -35,15 +34,21 @@ def _engine() -> GtpEngine:
     load, save = e.commands["loadsgf"], e.commands["savesgf"]
     e.commands["loadsgf"] = lambda args, rest: load([_RECORD] + args[1:2], rest)
     e.commands["savesgf"] = lambda args, rest: save([_RECORD], rest)
-    if not os.environ.get("FUZZ_GTP_SEARCH"):
-        e._search_functions = lambda: (None, None)
-    # Few playouts per analysis (the fallback's cost is simulations x a Python-replayed game).
+    # Few simulations per search: level 1 is 100 of them, level 2 246 (25 ms on an empty board).
     e.level = 1
+    e.fixed_simulations = 8
     param = e.commands["param"]
 
     def small_param(args, rest):
-        if len(args) == 2 and args[0] in ("level", "fixed_simulations") and args[1].isdecimal():
-            args = [args[0], str(min(int(args[1]), 2 if args[0] == "level" else 16))]
+        caps = {"level": 2, "fixed_simulations": 16, "threads": 2}
+        if len(args) == 2 and args[0] in caps and args[1].isdecimal():
+            args = [args[0], str(min(int(args[1]), caps[args[0]]))]
+        if len(args) == 2 and args[0] == "time":
+            try:
+                if 0.01 < float(args[1]) < float("inf"):
+                    args = ["time", "0.01"]
+            except ValueError:
+                pass  # (the engine's own error reply)
         return param(args, rest)
 
     e.commands["param"] = small_param

@@ -191,28 +191,38 @@ def test_analysis_of_a_collection_and_a_failed_task(tmp_path):
     assert expected[0]["mobility"][0] == len(tf.Game(tf.Variant.TWO_PLAYER).legal_moves)
 
 
-def test_solver_and_records_parts_say_when_missing(tmp_path):
-    import importlib.util
-
-    if importlib.util.find_spec("trigon_fast.solver") is None:
-        with pytest.raises(BatchError, match="trigon_fast.solver"):
-            solve_seeds([1, 2], tmp_path / "s.jsonl")
-    else:
-        s = solve_seeds([1, 2], tmp_path / "s.jsonl", time_limit=2.0, progress=False,
-                        executor=cf.ThreadPoolExecutor(2))
-        assert s.ok and s.results == 2
-    if importlib.util.find_spec("trigon_fast.records") is None:
-        with pytest.raises(BatchError, match="trigon_fast.records"):
-            self_play(games=1, path=tmp_path / "x.jsonl", blksgf_dir=tmp_path / "sgf", progress=False)
-    else:
-        s = self_play(games=4, path=tmp_path / "x.jsonl", blksgf_dir=tmp_path / "sgf", games_per_task=2,
-                      progress=False, executor=cf.ThreadPoolExecutor(1))
-        files = sorted(os.listdir(tmp_path / "sgf"))
-        assert s.ok and files == ["task_00000.blksgf", "task_00001.blksgf"]
-        a = analyse([tmp_path / "sgf" / f for f in files], tmp_path / "a.jsonl", progress=False,
+def test_solve_seeds_and_blksgf_output(tmp_path):
+    s = solve_seeds([1, 2], tmp_path / "s.jsonl", time_limit=2.0, progress=False,
                     executor=cf.ThreadPoolExecutor(2))
-        direct = play_games(games=4, seed=0)
-        assert a.ok and [r["length"] for r in read_results(a.path)] == [int(n) for n in direct.lengths]
+    assert s.ok and s.results == 2
+    assert [r["solution"] for r in read_results(s.path)] == [0, 0]
+    s = self_play(games=4, path=tmp_path / "x.jsonl", blksgf_dir=tmp_path / "sgf", games_per_task=2,
+                  progress=False, executor=cf.ThreadPoolExecutor(1))
+    files = sorted(os.listdir(tmp_path / "sgf"))
+    assert s.ok and files == ["task_00000.blksgf", "task_00001.blksgf"]
+    a = analyse([tmp_path / "sgf" / f for f in files], tmp_path / "a.jsonl", progress=False,
+                executor=cf.ThreadPoolExecutor(2))
+    direct = play_games(games=4, seed=0)
+    assert a.ok and [r["length"] for r in read_results(a.path)] == [int(n) for n in direct.lengths]
+
+
+def test_solve_seeds_with_count_writes_a_line_per_solution(tmp_path):
+    # count=N makes solve_solo return a list: every task failed on it (no .stats on a list).
+    s = solve_seeds([1, 2], tmp_path / "s.jsonl", time_limit=5.0, progress=False, count=3,
+                    executor=cf.ThreadPoolExecutor(1))
+    rows = read_results(s.path)
+    assert s.ok and s.results == 6 and not s.failed
+    assert [(r["seed"], r["solution"]) for r in rows] == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+    v = tf.Variant.SOLO
+    for r in rows:
+        g = tf.Game(v)
+        for c, m in zip(r["colours"], r["moves"]):
+            g.play(m, colour=c)
+        assert r["complete"] and g.is_over and r["total_score"] == sum(g.scores().values())
+    # Distinct layouts within a seed.
+    for seed in (1, 2):
+        layouts = {frozenset(r["moves"]) for r in rows if r["seed"] == seed}
+        assert len(layouts) == 3
 
 
 def test_dask_local_cluster_gives_the_local_pool_results(tmp_path):

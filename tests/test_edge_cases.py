@@ -405,3 +405,12 @@ def test_gtp_final_score_of_two_sides(tmp_path):
     # blue + red = 20 - 110, yellow + green = -220: the first side by 130
     assert e.handle("final_score\n") == "= B+130\n\n"
 
+
+
+def test_positions_compare_unequal_to_other_objects():
+    # Game.position is the live core position: == with another type is False (Python's default),
+    # not a TypeError from the binding.
+    p = tf.Game().position
+    assert p == p.copy() and not p != p.copy()
+    assert p != 1 and not (p == "r15") and p != None  # noqa: E711
+    assert p not in [None, 0, "x"]

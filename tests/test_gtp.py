@@ -5,8 +5,10 @@ import os
 import subprocess
 import threading
 import sys
+import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import trigon_fast as tf
@@ -509,61 +511,54 @@ def test_two_engines_play_a_complete_game(setup, variant):
             e.close()
 
 
-def test_genmove_uses_the_search_best_move_when_it_is_importable(monkeypatch):
-    import types
+class _FakeEngine:
+    """Stands in for trigon_fast.search.Engine in the GTP engine: records each search's options
+    and answers with the first legal moves (a value for the mover, NaN for the others)."""
 
-    calls = []
-    fake = types.ModuleType("trigon_fast.search")
+    made: list = []
 
-    def best_move(game, level=4, seed=0, threads=1, time=None, simulations=None):
-        calls.append(dict(turn=game.turn, level=level, threads=threads, time=time, simulations=simulations))
-        return list(game.legal_moves)[-1]
+    def __init__(self, threads=1):
+        self.threads = threads
+        self.calls = []
+        _FakeEngine.made.append(self)
 
-    fake.best_move = best_move
-    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+    def analyse(self, game, **kwargs):
+        self.calls.append(dict(turn=game.turn, **kwargs))
+        moves = list(game.legal_moves)[:3]
+        value = np.full(4, np.nan)
+        value[int(game.turn)] = 0.625
+        return types.SimpleNamespace(
+            best_move=moves[1], value=value,
+            moves=[types.SimpleNamespace(move=m, visits=30 - i, value=0.5 + i / 10) for i, m in enumerate(moves)])
+
+
+@pytest.fixture
+def fake_engine(monkeypatch):
+    import trigon_fast.gtp as gtp_module
+
+    _FakeEngine.made = []
+    monkeypatch.setattr(gtp_module, "Engine", _FakeEngine)
+    return _FakeEngine
+
+
+def test_genmove_gives_the_search_the_level_or_the_time_and_simulations(fake_engine):
     out = replies("param level 3", "param threads 2", "genmove 1", "param time 1.5", "param fixed_simulations 77",
-                  "genmove 2", "get_value", "analyze 3 2")
-    assert [s for s, _, _ in out] == ["="] * 6 + ["?", "="]
-    assert out[2][2] == str(list(tf.Game().legal_moves)[-1])
-    # The level decides unless fixed simulations or a time limit are set (they replace it).
-    assert calls == [dict(turn=tf.Colour.BLUE, level=3, threads=2, time=None, simulations=None),
-                     dict(turn=tf.Colour.YELLOW, level=4, threads=2, time=1.5, simulations=77)]
+                  "genmove 2", "param threads 1", "genmove 3")
+    assert [s for s, _, _ in out] == ["="] * 8
+    # The level decides unless fixed simulations or a time limit are set (they replace it); one
+    # engine per thread count.
+    calls = [{k: v for k, v in c.items() if k != "seed"} for e in fake_engine.made for c in e.calls]
+    assert calls == [dict(turn=tf.Colour.BLUE, level=3, threads=2),
+                     dict(turn=tf.Colour.YELLOW, time=1.5, simulations=77, threads=2),
+                     dict(turn=tf.Colour.RED, time=1.5, simulations=77, threads=1)]
+    assert [e.threads for e in fake_engine.made] == [2, 1]
     g = tf.Game()
-    g.play(out[2][2])
-    g.play(out[5][2])
-    assert g.history[-1][0] == tf.Colour.YELLOW
-    assert "no search value" in out[6][2]
-    # best_move alone gives no analysis: analyze falls back to random playouts, still legal moves.
-    assert all(g.check(line.split()[2]) is None for line in out[7][2].split("\n"))
+    for _, _, move in (out[2], out[5], out[7]):
+        g.play(move)
+    assert [int(c) for c, _ in g.history] == [0, 1, 2]
 
 
-def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(monkeypatch):
-    import types
-
-    engines = []
-    fake = types.ModuleType("trigon_fast.search")
-
-    class Engine:
-        def __init__(self, threads=1):
-            self.threads = threads
-            self.searches = 0
-            engines.append(self)
-
-        def analyse(self, game, time=None, simulations=None, threads=None, seed=None, level=None):
-            self.searches += 1
-            moves = list(game.legal_moves)[:3]
-            value = [float("nan")] * 4
-            value[int(game.turn)] = 0.625
-            return types.SimpleNamespace(
-                best_move=moves[1], value=value,
-                moves=[types.SimpleNamespace(move=m, visits=30 - i, value=0.5 + i / 10) for i, m in enumerate(moves)])
-
-        def best_move(self, game, **kwargs):
-            return self.analyse(game, **kwargs).best_move
-
-    fake.Engine = Engine
-    fake.best_move = lambda game, **kwargs: Engine().best_move(game, **kwargs)
-    monkeypatch.setitem(sys.modules, "trigon_fast.search", fake)
+def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(fake_engine):
     out = replies("genmove 1", "move_values", "get_value", "reg_genmove 2", "analyze 3 2", "clear_board",
                   "genmove 1")
     assert [s for s, _, _ in out] == ["="] * 7
@@ -576,7 +571,7 @@ def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(monkeypatch)
     red = list(g.legal_moves)[:2]
     assert out[4][2] == f"30 0.500 {red[0]}\n29 0.600 {red[1]}"
     # One engine for the game (its tree carries over), a new one after clear_board.
-    assert [e.searches for e in engines] == [3, 1]
+    assert [len(e.calls) for e in fake_engine.made] == [3, 1]
 
 
 def test_windows_line_ends_and_tabs():

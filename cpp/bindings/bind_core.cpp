@@ -224,7 +224,7 @@ void bind_core(py::module_& m) {
         .def("copy", [](const Position& p) { return Position(p); })
         .def("__copy__", [](const Position& p) { return Position(p); })
         .def("__deepcopy__", [](const Position& p, py::dict) { return Position(p); })
-        .def("__eq__", [](const Position& a, const Position& b) { return a == b; })
+        .def("__eq__", [](const Position& a, const Position& b) { return a == b; }, py::is_operator())
         .def_property_readonly("board", [](const Position& p) -> const MoveTable& { return p.table(); },
                                py::return_value_policy::reference)
         .def_property_readonly("side", [](const Position& p) { return p.rules().side; })

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Type
+from typing import Type, cast
 
 import numpy as np
 
@@ -70,7 +70,7 @@ def positive(name: str, value, error: Type[ValueError] = ValueError, unit: str =
 
 def real(name: str, value, lo: float, hi: float, error: Type[ValueError] = ValueError) -> float:
     """A finite real number in lo..hi."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not lo <= value <= hi:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not lo <= cast(float, value) <= hi:
         raise error(f"{name} must be a number in {lo:g}..{hi:g}, not {value!r}")  # NaN fails lo <= value
     return float(value)
 

@@ -6,7 +6,6 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['Analysis', 'Board', 'EnvState', 'GameOverError', 'MoveInfo', 'NUM_COLOURS', 'NUM_PIECES', 'PASS', 'PatternPuzzle', 'PLANE_CHANNELS', 'PlayoutKind', 'Position', 'SEARCH_NODE_BYTES', 'SearchParams', 'Searcher', 'board', 'build_table_seconds', 'can_place_all', 'canonical_key', 'illegal_reason', 'layout_key', 'level_simulations', 'max_placeable', 'movegen_seconds', 'observation_planes', 'piece_names', 'piece_orientations', 'piece_sizes', 'play_games', 'random_game', 'random_games_stats', 'solve_pattern', 'solve_solo']
 class Board:
     """
     Geometry and placement table of one board (immutable, shared).
@@ -83,12 +82,12 @@ class Position:
     """
     Mutable game state (copy-make: copy() is cheap).
     """
-    __hash__: typing.ClassVar[None] = None
+    __hash__: typing.ClassVar[None]  # type: ignore[assignment]  # unhashable: == compares positions
     def __copy__(self) -> Position:
         ...
     def __deepcopy__(self, arg0: dict) -> Position:
         ...
-    def __eq__(self, arg0: Position) -> bool:
+    def __eq__(self, arg0: object) -> bool:
         ...
     def __init__(self, side: typing.SupportsInt | typing.SupportsIndex = 9, colours: typing.SupportsInt | typing.SupportsIndex = 15, alternate: bool = False, start_rule: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
         ...

@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 import concurrent.futures as cf
-import importlib.util
 import inspect
 import json
 import multiprocessing as mp
@@ -54,10 +53,11 @@ __all__ = [
 
 POLICIES = ("random", "greedy", "search")
 PathLike = Union[str, "os.PathLike[str]"]
+IntSequence = Union[Sequence[int], np.ndarray]
 
 
 class BatchError(TrigonError):
-    """Bad arguments to a batch function, or a part it needs is missing."""
+    """Bad arguments to a batch function."""
 
 
 # -- batched self-play in C++ ------------------------------------------------------------------
@@ -177,7 +177,7 @@ class RunSummary:
         return not self.failed
 
 
-def _game_record(variant: Variant, moves: Sequence[int], colours: Sequence[int], scores: Sequence[int]) -> dict:
+def _game_record(variant: Variant, moves: IntSequence, colours: IntSequence, scores: IntSequence) -> dict:
     side = variant.side
     sc = {Colour(c).name.lower(): int(scores[int(c)]) for c in variant.colours}
     ps = [sum(int(scores[int(c)]) for c in cs) for cs in variant.players]
@@ -213,18 +213,10 @@ def _self_play_task(variant: Variant, first: int, count: int, seed: int, policy:
         lines.append({"game": first + j, "seed": seed + first + j, "policy": policy, **rec})
     sgf = None
     if blksgf:
-        from . import records  # type: ignore[attr-defined]  # present when the records area is built in
+        from . import records
 
         sgf = "".join(records.write_blksgf(b.game(j)) for j in range(count))
     return lines, sgf
-
-
-def _records_available() -> bool:
-    return importlib.util.find_spec("trigon_fast.records") is not None
-
-
-def _solver_available() -> bool:
-    return importlib.util.find_spec("trigon_fast.solver") is not None
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -283,13 +275,12 @@ def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor
     done = _keep_complete_tasks(path) if resume else set()
     todo = [t for t in tasks if t[0] not in done]
     own = executor is None
-    if own:
-        executor = local_pool(min(os.cpu_count() or 1, max(len(todo), 1)))
+    pool = local_pool(min(os.cpu_count() or 1, max(len(todo), 1))) if executor is None else executor
     bar = _progress(sum(t[3] for t in todo), desc, progress)
     summary = RunSummary(path, 0, 0, 0.0, skipped=len(tasks) - len(todo))
     try:
         with open(path, "a" if resume else "w", encoding="utf-8") as out:
-            futures = {executor.submit(fn, *args): (tid, weight) for tid, fn, args, weight in todo}
+            futures = {pool.submit(fn, *args): (tid, weight) for tid, fn, args, weight in todo}
             for fut in cf.as_completed(futures):
                 tid, weight = futures[fut]
                 try:
@@ -310,7 +301,7 @@ def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor
         if bar is not None:
             bar.close()
         if own:
-            executor.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
     summary.failed.sort()
     summary.seconds = time.perf_counter() - t0
     return summary
@@ -324,7 +315,7 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     change any game) on ``executor`` and writes one JSON line per game to ``path``: ``game``,
     ``seed``, ``task``, ``moves`` (Pentobi notation), ``colours``, ``scores``, ``player_scores``,
     ``winners``. ``blksgf_dir``: also write each task's games as a blksgf collection
-    ``task_NNNNN.blksgf`` there (needs ``trigon_fast.records``). ``resume``: keep the tasks already
+    ``task_NNNNN.blksgf`` there. ``resume``: keep the tasks already
     in ``path`` and run only the others.
     """
     if not isinstance(variant, Variant):  # here, not in every task on the executor
@@ -337,8 +328,6 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     seed = _args.seed(seed, BatchError)
     level = _args.integer("level", level, 1, 9, BatchError)
     if blksgf_dir is not None:
-        if not _records_available():
-            raise BatchError("blksgf output needs trigon_fast.records, which this installation lacks")
         os.makedirs(blksgf_dir, exist_ok=True)
     tasks = []
     for tid, first in enumerate(range(0, games, games_per_task)):
@@ -348,7 +337,7 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
 
     def on_result(tid, value):
         lines, sgf = value
-        if sgf is not None:
+        if sgf is not None and blksgf_dir is not None:
             with open(os.path.join(os.fspath(blksgf_dir), f"task_{tid:05d}.blksgf"), "w", encoding="utf-8") as f:
                 f.write(sgf)
         return [{"variant": _variant_dict(variant), **rec} for rec in lines]
@@ -394,9 +383,7 @@ def _games_in(source: str) -> Iterator[Tuple[dict, Game]]:
                     label["game"] = rec["game"]
                 yield label, g
         return
-    if not _records_available():
-        raise BatchError(f"reading {source} needs trigon_fast.records (blksgf), which this installation lacks")
-    from . import records  # type: ignore[attr-defined]
+    from . import records
 
     with open(source, encoding="utf-8") as f:
         text = f.read()
@@ -412,10 +399,9 @@ def _analyse_task(source: str, analysis: Callable[[Game], dict]) -> List[dict]:
 def analyse(sources: Iterable[PathLike], path: PathLike = "analysis.jsonl", *,
             analysis: Callable[[Game], dict] = summarise_game, executor: Optional[cf.Executor] = None,
             progress: bool = True, resume: bool = False) -> RunSummary:
-    """Analyses every game of a collection of files (one task per file): blksgf records (needs
-    ``trigon_fast.records``) or JSON-lines files written by :func:`self_play`. ``analysis`` maps a
-    :class:`Game` to a JSON-able dict (a module-level function, so it can be sent to workers);
-    one line per game is written to ``path`` with the game's ``source`` (and its ``game`` number
+    """Analyses every game of a collection of files (one task per file): blksgf records or
+    JSON-lines files written by :func:`self_play`. ``analysis`` maps a :class:`Game` to a
+    JSON-able dict (a module-level function, so it can be sent to workers); one line per game is written to ``path`` with the game's ``source`` (and its ``game`` number
     when it comes from self-play)."""
     if isinstance(sources, (str, os.PathLike)):  # one file (a string is not a list of one-letter paths)
         sources = [sources]
@@ -425,35 +411,36 @@ def analyse(sources: Iterable[PathLike], path: PathLike = "analysis.jsonl", *,
 
 
 def _solve_task(variant: Variant, seed: int, time_limit: float, options: dict) -> List[dict]:
-    from . import solver  # type: ignore[attr-defined]  # present when the solver area is built in
+    from . import solver
 
-    sol = solver.solve_solo(variant, seed=seed, time_limit=time_limit, threads=1, **options)
-    stats = sol.stats
+    found = solver.solve_solo(variant, seed=seed, time_limit=time_limit, threads=1, **options)
+    # count=N gives a list (the distinct layouts found in time): a line for each.
+    sols = found if isinstance(found, list) else [found]
     return [{
         "seed": seed,
+        "solution": k,
         "complete": bool(sol.complete),
         "total_score": int(sol.total_score),
         "unplaced_triangles": int(sol.unplaced_triangles),
         "moves": [str(m) for _, m in sol.moves],
         "colours": [int(c) for c, _ in sol.moves],
-        "nodes": int(stats.nodes),
-        "seconds": float(stats.seconds),
-    }]
+        "nodes": int(sol.stats.nodes),
+        "seconds": float(sol.stats.seconds),
+    } for k, sol in enumerate(sols)]
 
 
 def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant: Optional[Variant] = None,
                 time_limit: float = 10.0, executor: Optional[cf.Executor] = None, progress: bool = True,
                 resume: bool = False, **solver_options) -> RunSummary:
     """Runs the solo solver once per seed (one task each, one thread each) and writes one JSON
-    line per seed: ``complete``, ``total_score``, ``moves``, ``nodes``, ``seconds``. Needs
-    ``trigon_fast.solver``. ``solver_options`` go to ``solve_solo``."""
-    if not _solver_available():
-        raise BatchError("solve_seeds needs trigon_fast.solver, which this installation lacks")
+    line per seed: ``complete``, ``total_score``, ``moves``, ``nodes``, ``seconds``, and
+    ``solution`` (0; with ``count=N`` among the ``solver_options``, a line for each distinct layout
+    found, numbered from 0). ``solver_options`` go to ``solve_solo``."""
     v = variant if variant is not None else Variant.SOLO
     if not isinstance(v, Variant):  # here, not in every task on the executor
         raise BatchError(f"variant must be a Variant, not {type(v).__name__}")
     time_limit = _args.seconds("time_limit", time_limit, BatchError)
-    from . import solver  # type: ignore[attr-defined]
+    from . import solver
 
     known = set(inspect.signature(solver.solve_solo).parameters) - {"variant", "seed", "time_limit", "threads"}
     for name in solver_options:  # a misspelt option fails here, not in every task

@@ -28,9 +28,8 @@ Actions are placement ids, ``Discrete(num_placements)``; ``trigon_fast.Move(id, 
 from __future__ import annotations
 
 import copy
-import importlib.util
 import operator
-from typing import Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -88,10 +87,10 @@ class TrigonEnv(AECEnv):
     ``f(player_scores, player) -> float``. In a solo game ``win`` is +1 when every colour placed
     all its pieces, else -1, and ``rank`` is 0. Rewards come only at the end of the game.
     ``render_mode``: ``"ansi"`` (text returned), ``"human"`` (text printed) or ``"rgb_array"``
-    (needs ``trigon_fast.render``, CairoSVG and Pillow).
+    (needs CairoSVG and Pillow).
     """
 
-    metadata = {"name": "trigon_v0", "render_modes": ["ansi", "human", "rgb_array"],
+    metadata: Dict[str, Any] = {"name": "trigon_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False}
 
     def __init__(self, variant: Variant = Variant.FOUR_PLAYER, reward: Union[str, RewardFn] = "score",
@@ -106,9 +105,6 @@ class TrigonEnv(AECEnv):
             raise TrigonError("reward must be a name or a function f(player_scores, player)")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise TrigonError(f"render_mode must be one of {', '.join(self.metadata['render_modes'])}")
-        if render_mode == "rgb_array" and importlib.util.find_spec("trigon_fast.render") is None:
-            raise TrigonError("render_mode 'rgb_array' needs trigon_fast.render (the SVG renderer), "
-                              "which this installation lacks; use 'ansi'")
         self.variant = variant
         self.reward_kind = reward
         self.render_mode = render_mode
@@ -167,18 +163,18 @@ class TrigonEnv(AECEnv):
         else:
             self._state.reset()  # cached move sets of the empty board: no rebuild
         self._moves = []
-        self._legal_cache = (-1, None, None)
+        self._legal_cache: Tuple[int, Optional[str], Optional[np.ndarray]] = (-1, None, None)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
+        self.rewards: Dict[str, float] = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self._name_of[self._state.to_move]
 
-    def _agent_colour(self, agent: str) -> int:
+    def _agent_colour(self, agent: Optional[str]) -> int:
         try:
-            return self._colour_of[agent]
+            return self._colour_of[agent]  # type: ignore[index]  # (None, or a list: refused below)
         except (KeyError, TypeError):
             raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
 
@@ -254,11 +250,11 @@ class TrigonEnv(AECEnv):
 
     def legal_actions(self, agent: Optional[str] = None) -> np.ndarray:
         """Legal placement ids of an agent (default: the one to act), ``uint16``."""
-        agent = agent or self.agent_selection
+        name = agent or self.agent_selection
         cache = self._legal_cache
-        if cache[0] == len(self._moves) and cache[1] == agent:
+        if cache[0] == len(self._moves) and cache[1] == name and cache[2] is not None:
             return cache[2]
-        return self._state.legal_ids(self._agent_colour(agent))
+        return self._state.legal_ids(self._agent_colour(name))
 
     def game(self) -> Game:
         """The game so far as a :class:`trigon_fast.Game` (history, undo, diagrams, records)."""
@@ -271,7 +267,7 @@ class TrigonEnv(AECEnv):
         """Steps the agents to act through ``moves`` (placement ids), e.g. to replay a game."""
         for pid in moves:
             # (once every agent has taken its last step, the one selected has no entry left)
-            if self.terminations.get(self.agent_selection, True):
+            if self.agent_selection is None or self.terminations.get(self.agent_selection, True):
                 raise GameOverError("the game is over")
             self.step(int(pid))
 
@@ -319,7 +315,7 @@ def _copy_space(space):
 
 
 def _svg_rgb(game: Game) -> np.ndarray:
-    from . import render  # type: ignore[attr-defined]  # written by the renderer's area
+    from . import render
 
     try:
         from PIL import Image

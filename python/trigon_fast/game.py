@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -140,6 +141,12 @@ class Game:
     def turn(self) -> Optional[Colour]:
         """Colour to move, or ``None`` when the game is over."""
         return None if self._pos.is_over else Colour(self._pos.to_move)
+
+    def _turn_now(self) -> Colour:
+        """``turn`` where the caller knows the game goes on (a typed ``Colour``, never ``None``)."""
+        if self._pos.is_over:
+            raise GameOverError("the game is over: no colour is to move")
+        return Colour(self._pos.to_move)
 
     @property
     def is_over(self) -> bool:
@@ -450,7 +457,7 @@ class Game:
         for c in self.variant.colours:
             left = self.pieces_left(c)
             parts.append(f"{c.name.lower():6s} score {self.score(c):4d}  left: {' '.join(left) or '-'}")
-        parts.append("game over" if self.is_over else f"to move: {self.turn.name.lower()}")
+        parts.append("game over" if self.is_over else f"to move: {self._turn_now().name.lower()}")
         return "\n".join(parts)
 
     @_exclusive
@@ -463,11 +470,11 @@ class Game:
         # Setup placements, moves out of turn or a turn set by hand: the record says them all.
         return f"Game.from_blksgf({self.to_blksgf()!r})"
 
-    def _replay_turns(self) -> List[int]:
+    def _replay_turns(self) -> List[Optional[Colour]]:
         """Whose turn each move was in a replay in turn order (up to the first out of turn),
         then, when every move was in turn, whose turn it is after them."""
         g = Game(self.variant)
-        turns = []
+        turns: List[Optional[Colour]] = []
         for c, m, _ in self._history:
             turns.append(g.turn)
             if g.turn != c:
@@ -475,6 +482,28 @@ class Game:
             g.play(m)
         turns.append(g.turn)
         return turns
+
+    @classmethod
+    def from_blksgf(cls, source: Union[str, bytes, "os.PathLike[str]"], move_number: Optional[int] = None) -> "Game":
+        """The game of a blksgf record (text, bytes or path): the main line, or the position before
+        move ``move_number`` (1-based, as GTP's ``loadsgf``; a number past the last move gives the
+        end). Setup placements are not moves. (The ``trigon`` command's ``--move N`` counts the
+        other way: the position after N moves, ``from_blksgf(source, N + 1)``.)"""
+        from . import records  # (the record format builds on this module, not the other way)
+
+        return records.Record(records.parse_sgf(records._read_text(source))[0]).game(move_number)
+
+    def to_blksgf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None, *,
+                  players: Optional[Sequence[Optional[str]]] = None, result: Optional[str] = None,
+                  date: Optional[str] = None, event: Optional[str] = None,
+                  comments: Optional[Mapping[int, str]] = None,
+                  properties: Optional[Mapping[str, str]] = None) -> str:
+        """This game as a blksgf record (text; also written to ``path`` when given). The header
+        arguments are :meth:`Record.from_game`'s."""
+        from . import records
+
+        return records.write_blksgf(self, path, players=players, result=result, date=date, event=event,
+                                    comments=comments, properties=properties)
 
     def _repr_svg_(self) -> str:  # pragma: no cover - filled in by the renderer when present
         from . import render

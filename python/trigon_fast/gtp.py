@@ -16,8 +16,6 @@ moves searched with their values.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import os
 import pathlib
 import random
@@ -29,9 +27,9 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, TextIO, T
 from . import __version__, _args
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
 from .game import Game
-from .move import PIECE_SIZES, Move
-from .playout import random_game
+from .move import Move
 from .records import Record, RecordError, read_blksgf, variant_from_game_name
+from .search import LEVELS, Analysis, Engine
 from .variants import Colour, StartRule, Variant
 
 __all__ = ["GtpEngine", "GtpError", "run_session", "main"]
@@ -42,9 +40,7 @@ _GAME_IDS = {"trigon": "Blokus Trigon", "t": "Blokus Trigon",
              "trigon_3": "Blokus Trigon Three-Player", "t3": "Blokus Trigon Three-Player"}
 _COLOUR_ARGS = {"1": 0, "blue": 0, "2": 1, "yellow": 1, "3": 2, "red": 2, "4": 3, "green": 3}
 _KINDS = ("four_player", "two_player", "three_player", "teams", "solo")
-# Pentobi's simulation counts of its levels for Trigon (conventions.md); the search owns the
-# real mapping, this is used only to size the fallback analysis.
-_MAX_LEVEL = 9
+_MAX_LEVEL = LEVELS[-1]  # Pentobi's levels, 1..9 (the search maps each to its simulations)
 
 
 class GtpError(Exception):
@@ -79,9 +75,8 @@ class GtpEngine:
         self._loaded = None  # the record loadsgf read last (savesgf writes its tree back)
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
         self.last_value: Optional[float] = None  # value of the last search for its colour's side
-        self._search_engine = None  # the search's Engine (keeps its tree between moves)
-        self._search_engine_key = None
-        self._warned_fallback = False
+        self._search_engine: Optional[Engine] = None  # kept between moves: its tree carries over
+        self._search_engine_key: Optional[Tuple[Variant, int]] = None
         self.commands: Dict[str, Callable[[List[str], str], str]] = {
             "all_legal": self.cmd_all_legal,
             "analyze": self.cmd_analyze,
@@ -168,42 +163,23 @@ class GtpEngine:
         self.last_value = None
         self._search_engine = None
 
-    def _search_module(self):
-        """The search engine when it is built into this package, else None (at call time, so a
-        later build is picked up)."""
-        try:
-            module = importlib.import_module("trigon_fast.search")
-        except ImportError as e:
-            if e.name != "trigon_fast.search" and not self._warned_fallback:
-                self.log(f"trigon_fast.search failed to import: {e}")  # present but broken
-            return None
-        return module if hasattr(module, "best_move") else None
+    def _engine(self) -> Engine:
+        """The search's Engine, kept from move to move so that its tree carries over (a new one
+        when the variant or the threads change)."""
+        key = (self.variant, self.threads)
+        if self._search_engine is None or self._search_engine_key != key:
+            self._search_engine = Engine(threads=self.threads)
+            self._search_engine_key = key
+        return self._search_engine
 
-    def _search_functions(self):
-        """(best_move, analyse) of the search, either may be None. The search's ``Engine`` is
-        used when it has one, so that its tree carries over from move to move."""
-        search = self._search_module()
-        if search is None:
-            return None, None
-        target = search
-        engine_class = getattr(search, "Engine", None)
-        if engine_class is not None:
-            key = (self.variant, self.threads)
-            if self._search_engine is None or self._search_engine_key != key:
-                try:
-                    self._search_engine = engine_class(threads=self.threads)
-                except TypeError:
-                    self._search_engine = engine_class()
-                self._search_engine_key = key
-            target = self._search_engine
-        analyse = next((getattr(target, n) for n in ("analyse", "analyze") if hasattr(target, n)), None)
-        return getattr(target, "best_move", None), analyse
-
-    def _run_analysis(self, analyse, g: Game, colour: int):
-        """Search with ``analyse``; keeps its moves and value for move_values / get_value."""
-        result = _call_accepting(analyse, g, self._search_kwargs(), self.log)
-        self.last_analysis = _rows_from_search(result, g)
-        self.last_value = _side_value(result, colour)
+    def _run_analysis(self, g: Game, colour: int) -> Analysis:
+        """Search ``g`` for ``colour``; keeps its moves and value for move_values / get_value."""
+        result = self._engine().analyse(g, **self._search_kwargs())
+        rows = [(int(m.visits), float(m.value), m.move) for m in result.moves]
+        rows.sort(key=lambda r: (-r[0], -r[1]))
+        self.last_analysis = rows
+        v = float(result.value[colour])
+        self.last_value = None if v != v else v  # NaN: a forced move, played unsearched
         return result
 
     def _search_game(self, colour: int) -> Game:
@@ -217,7 +193,7 @@ class GtpEngine:
 
     def _search_kwargs(self) -> dict:
         # As in Pentobi, fixed_simulations (and our time limit) replace the level.
-        kwargs = dict(seed=self._rng.getrandbits(63), threads=self.threads)
+        kwargs: Dict[str, object] = dict(seed=self._rng.getrandbits(63), threads=self.threads)
         if self.move_time > 0:
             kwargs["time"] = self.move_time
         if self.fixed_simulations > 0:
@@ -231,28 +207,9 @@ class GtpEngine:
         if self.game.is_over or not self.game.legal_moves_of(colour):
             return None
         g = self._search_game(colour)
-        best, analyse = self._search_functions()
         started = time.perf_counter()
-        move = None
-        if analyse is not None:
-            result = self._run_analysis(analyse, g, colour)
-            move = _field(result, "best_move")
-            if move is None and self.last_analysis:
-                move = self.last_analysis[0][2]
-        elif best is not None:
-            move = _call_accepting(best, g, self._search_kwargs(), self.log)
-            self.last_analysis, self.last_value = [], None
-        if move is not None:
-            if not isinstance(move, Move):
-                move = g._to_move(int(move) if not isinstance(move, str) else move)
-            self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
-        else:
-            if not self._warned_fallback:
-                self.log("trigon_fast.search is not available: genmove plays a largest legal piece, "
-                         "chosen at random (seeded)")
-                self._warned_fallback = True
-            move = _largest_piece_move(g, self._rng)
-            self.last_analysis, self.last_value = [], None
+        move = self._run_analysis(g, colour).best_move
+        self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
         if g.check(move) is not None:
             raise GtpError(f"the engine generated an illegal move: {move} ({g.check(move)})")
         return move
@@ -322,7 +279,7 @@ class GtpEngine:
     def cmd_p(self, args, rest):
         if self.game.is_over:
             raise GtpError("the game is over")
-        return self._play(int(self.game.turn), rest)
+        return self._play(int(self.game._turn_now()), rest)
 
     def cmd_genmove(self, args, rest):
         _n_args(args, 1)
@@ -337,7 +294,7 @@ class GtpEngine:
         _no_args(args)
         if self.game.is_over:
             return "pass"
-        return self.cmd_genmove([str(int(self.game.turn) + 1)], "")
+        return self.cmd_genmove([str(int(self.game._turn_now()) + 1)], "")
 
     def cmd_reg_genmove(self, args, rest):
         _n_args(args, 1)
@@ -517,16 +474,8 @@ class GtpEngine:
         return _format_analysis(self.last_analysis)
 
     def _analysis(self, g: Game) -> List[Tuple[int, float, Move]]:
-        _, analyse = self._search_functions()
-        if analyse is not None:
-            self._run_analysis(analyse, g, int(g.turn))
-            if self.last_analysis:
-                return self.last_analysis
-        self.log("analyze: no search analysis available; flat Monte-Carlo over the largest pieces")
-        sims = self.fixed_simulations or 32 * self.level
-        rows = _flat_monte_carlo(g, self._rng, simulations=sims)
-        self.last_value = rows[0][1] if rows else None
-        return rows
+        self._run_analysis(g, int(g._turn_now()))
+        return self.last_analysis
 
     def cmd_get_value(self, args, rest):
         """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
@@ -600,101 +549,6 @@ def _bool_arg(word: str, what: str) -> bool:
     if word in ("0", "1"):
         return word == "1"
     raise GtpError(f"{what} must be 0 or 1, not '{word}'")
-
-
-def _call_accepting(function, game: Game, kwargs: dict, log: Callable[[str], None]):
-    """Call a search function with the options it accepts (its signature may lag behind ours);
-    the ones left out are reported on stderr."""
-    try:
-        params = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return function(game, **kwargs)
-    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        dropped = sorted(k for k in kwargs if k not in params)
-        if dropped:
-            log(f"{getattr(function, '__name__', 'search')} takes no {', '.join(dropped)}: ignored")
-        kwargs = {k: v for k, v in kwargs.items() if k in params}
-    return function(game, **kwargs)
-
-
-def _largest_piece_move(g: Game, rng: random.Random) -> Move:
-    """Fallback move choice: a random legal placement of the largest piece that can be placed."""
-    ids = g.legal_moves.ids
-    board = g.board
-    sizes = [PIECE_SIZES[board.placement_piece(int(i))] for i in ids]
-    best = max(sizes)
-    candidates = [int(i) for i, s in zip(ids, sizes) if s == best]
-    return Move(candidates[rng.randrange(len(candidates))], g.variant.side)
-
-
-def _side_result(g: Game, colour: int) -> float:
-    """1 win, 0 loss, shared for a tie, for the side of ``colour`` in a finished game."""
-    winners = g.winners()
-    side = g.variant.player_of(colour)
-    return 1.0 / len(winners) if side in winners else 0.0
-
-
-def _flat_monte_carlo(g: Game, rng: random.Random, simulations: int,
-                      candidates: int = 12) -> List[Tuple[int, float, Move]]:
-    """Random-playout values of a few candidate moves (largest pieces first): a weak analysis
-    used only while the real search is missing."""
-    colour = int(g.turn)
-    ids = list(g.legal_moves.ids)
-    rng.shuffle(ids)
-    ids.sort(key=lambda i: -PIECE_SIZES[g.board.placement_piece(int(i))])
-    ids = ids[:candidates]
-    per_move = max(1, simulations // len(ids))
-    rows = []
-    for i in ids:
-        after = g.copy()
-        after.play(int(i))
-        total = sum(_side_result(random_game(after.variant, rng.getrandbits(63), start=after), colour)
-                    for _ in range(per_move))
-        rows.append((per_move, total / per_move, Move(int(i), g.variant.side)))
-    rows.sort(key=lambda r: (-r[1], -r[0]))
-    return rows
-
-
-def _field(item, *names, default=None):
-    for n in names:
-        if isinstance(item, dict) and n in item:
-            return item[n]
-        if hasattr(item, n):
-            return getattr(item, n)
-    return default
-
-
-def _rows_from_search(result, g: Game) -> List[Tuple[int, float, Move]]:
-    """Accept the search's analysis as an object or dict with ``moves`` (each with a move, a
-    visit count and a value)."""
-    items = _field(result, "moves", default=result)
-    rows = []
-    try:
-        for item in items:
-            m = _field(item, "move")
-            if m is None:
-                continue
-            move = m if isinstance(m, Move) else g._to_move(int(m) if not isinstance(m, str) else m)
-            rows.append((int(_field(item, "visits", default=0)), float(_field(item, "value", default=0.0)), move))
-    except TypeError:
-        return []
-    rows.sort(key=lambda r: (-r[0], -r[1]))
-    return rows
-
-
-def _side_value(result, colour: int) -> Optional[float]:
-    """The search's position value for ``colour`` (a per-colour array or one number)."""
-    value = _field(result, "value")
-    if value is None:
-        return None
-    try:
-        v = float(value[colour])
-    except (TypeError, IndexError, KeyError):
-        try:
-            v = float(value)
-        except (TypeError, ValueError):
-            return None
-    return None if v != v else v  # NaN: colour not in the game
 
 
 def _format_analysis(rows: Iterable[Tuple[int, float, Move]]) -> str:

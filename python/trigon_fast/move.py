@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import re
 from functools import lru_cache
-from typing import Iterable, Tuple, Union
+from typing import Dict, Iterable, Tuple, Union
 
 from . import _args, _core
 from .errors import InvalidMoveError
@@ -44,7 +44,7 @@ def _anchor_table(side: int):
     (least lattice a and b are 0); its first triangle placed on the anchor gives the placement."""
     b = _core.board(side)
     forms = [_core.piece_orientations(p) for p in range(len(PIECE_NAMES))]
-    table = {}
+    table: Dict[Tuple[int, int], Dict[int, int]] = {}
     for pid in range(b.num_placements):
         p, o = b.placement_piece(pid), b.placement_orientation(pid)
         lat = [b.lattice(c) for c in b.placement_cells(pid)]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _args
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
@@ -85,6 +85,10 @@ class Node:
         self.line = line
         self.column = column
 
+    @overload
+    def get(self, ident: str) -> Optional[str]: ...
+    @overload
+    def get(self, ident: str, default: str) -> str: ...
     def get(self, ident: str, default: Optional[str] = None) -> Optional[str]:
         values = self.properties.get(ident)
         return values[0] if values else default
@@ -165,13 +169,11 @@ class _Parser:
             if not self.peek():
                 raise self.error("the record ends inside the game tree opened here", open_at)
             raise self.error(f"a game tree must start with a node ';', not {self.peek()!r}")
-        first = last = None
+        first = last = self.node()
+        self.skip_ws()
         while self.peek() == ";":
             node = self.node()
-            if last is None:
-                first = node
-            else:
-                last.children.append(node)
+            last.children.append(node)
             last = node
             self.skip_ws()
         while self.peek() == "(":
@@ -210,7 +212,8 @@ class _Parser:
                 raise self.error(f"property {ident} has no value '[...]'")
             if ident in node.properties:
                 raise self.error(f"property {ident} appears twice in one node", start)
-            values, positions = [], []
+            values: List[str] = []
+            positions: List[Tuple[Optional[int], Optional[int]]] = []
             while self.peek() == "[":
                 positions.append(self.where(self.pos + 1))
                 values.append(self.value())
@@ -226,7 +229,7 @@ class _Parser:
         open_at = self.pos
         self.pos += 1  # '['
         t, n = self.text, len(self.text)
-        out = []
+        out: List[str] = []
         while True:
             if self.pos >= n:
                 raise self.error("missing ']': the property value opened here is not closed", open_at)
@@ -499,7 +502,7 @@ class Record:
 
     def comments(self) -> List[Tuple[int, str]]:
         """(node index on the main line, text) of each comment ``C``; 0 is the root."""
-        return [(i, n.get("C")) for i, n in enumerate(self.main_line()) if n.get("C") is not None]
+        return [(i, n.get("C", "")) for i, n in enumerate(self.main_line()) if "C" in n]
 
     def _move_comments(self) -> Dict[int, str]:
         """Comments by move number (0: the root) where node k of the main line is move k (its
@@ -614,7 +617,7 @@ class Record:
 
     def _apply_move(self, g: Game, node: Node, ident: str, number: int) -> None:
         c = self._colour(node, ident, _MOVE_IDS[ident])
-        text = node.get(ident)
+        text = node.get(ident, "")
         m = self._move(node, ident, 0, text)
         try:
             # A move out of the turn order is played for its colour, as Pentobi does.
@@ -759,7 +762,7 @@ class Record:
         if not game.is_over and sim.turn != game.turn:
             # set_turn after the last placement: say it with PL (in a node without a move).
             node = root if len(nodes) == 1 else Node()
-            node.set("PL", str(int(game.turn) + 1))
+            node.set("PL", str(int(game._turn_now()) + 1))
             if node is not root:
                 nodes.append(node)
         for k, text in (comments or {}).items():
@@ -818,7 +821,7 @@ def read_blksgf(source: Union[str, bytes, "os.PathLike[str]"]) -> Record:
     return record
 
 
-def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = None, **header) -> str:
+def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = None, **header: Any) -> str:
     """The record of a game as text; also written to ``path`` when given. ``header``: see
     :meth:`Record.from_game`."""
     text = Record.from_game(game, **header).to_blksgf()
@@ -826,22 +829,3 @@ def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = No
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     return text
-
-
-def _game_from_blksgf(cls, source, move_number: Optional[int] = None) -> Game:
-    """The game of a blksgf record (text, bytes or path): the main line, or the position before
-    move ``move_number`` (1-based, as GTP's ``loadsgf``; a number past the last move gives the
-    end). Setup placements are not moves. (The ``trigon`` command's ``--move N`` counts the
-    other way: the position after N moves, ``from_blksgf(source, N + 1)``.)"""
-    text = _read_text(source)
-    return Record(parse_sgf(text)[0]).game(move_number)
-
-
-def _game_to_blksgf(self: Game, path=None, **header) -> str:
-    """This game as a blksgf record (text; also written to ``path`` when given)."""
-    return write_blksgf(self, path, **header)
-
-
-# Attached here so that game.py stays independent of the record format.
-Game.from_blksgf = classmethod(_game_from_blksgf)
-Game.to_blksgf = _game_to_blksgf

@@ -53,7 +53,7 @@ _EMPTY_FILL = "#f3efe4"
 _EMPTY_STROKE = "#c9c1ac"
 _SQRT3_2 = math.sqrt(3) / 2
 
-LabelMap = Mapping[Union[str, int], object]
+LabelMap = Union[Mapping[str, object], Mapping[int, object], Mapping[Union[str, int], object]]
 
 
 def _escape(text: str) -> str:
@@ -133,7 +133,8 @@ def _cell_index(b, key: Union[str, int], what: str = "label") -> int:
 
 def _label_text(v: object) -> str:
     if isinstance(v, (float, np.floating)):  # numpy's float32 is no float: analysis arrays would print 8 digits
-        return f"{v:.2f}".rstrip("0").rstrip(".") if abs(v) < 100 else f"{v:.0f}"
+        x = float(v)
+        return f"{x:.2f}".rstrip("0").rstrip(".") if abs(x) < 100 else f"{x:.0f}"
     return str(v)
 
 
@@ -294,7 +295,7 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
         if highlight.shape != (b.num_cells,):
             raise ValueError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
         highlight = np.flatnonzero(highlight)
-    hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight is not None else []
+    hl = [_cell_index(b, c if isinstance(c, str) else int(c), "highlight") for c in highlight] if highlight is not None else []
     ghosts = []
     for m in candidates:
         if not isinstance(m, Move) or m.side != game.variant.side:

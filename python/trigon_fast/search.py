@@ -225,7 +225,7 @@ class Engine:
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
                  seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
         self._knobs = self._checked_knobs(knobs)
-        self._defaults = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
+        self._defaults: Dict[str, Any] = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
         self._playout = playout
         self._params(time, simulations, threads, seed, level, None, None)  # bad defaults fail here, not later
         self._searcher = _core.Searcher()

@@ -12,7 +12,7 @@ import dataclasses
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
@@ -187,8 +187,18 @@ def _finished(game: Game) -> Solution:
                     unplaced_triangles=short)
 
 
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
-               start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
+@overload
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
+               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
+               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
+               count: Literal[1] = 1, triangle_last: bool = True, restart_nodes: int = 0) -> Solution: ...
+@overload
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
+               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
+               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
+               count: int, triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]: ...
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
+               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
                threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None, count: int = 1,
                triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]:
     """Solve the solo puzzle: a complete legal game in which every colour in play places all 22

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import List, Union
 
 import numpy as np
 
@@ -89,7 +90,7 @@ def _transform(array, perm: np.ndarray, axis: int, what: str) -> np.ndarray:
         raise TrigonError(f"axis {axis} of an array of shape {a.shape} does not have one entry per {what} "
                           f"({perm.shape[0]})")
     out = np.empty_like(a)
-    index = [slice(None)] * a.ndim
+    index: List[Union[slice, np.ndarray]] = [slice(None)] * a.ndim
     index[axis] = perm
     out[tuple(index)] = a  # entry i moves to perm[i]
     return out

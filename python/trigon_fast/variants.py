@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from typing import ClassVar, Optional, Tuple
 
 from . import _args
 
@@ -85,12 +85,12 @@ class Variant:
     colours_override: Optional[Tuple[int, ...]] = field(default=None)
     side_override: Optional[int] = field(default=None)
 
-    # Filled in after the class body.
-    FOUR_PLAYER = None  # type: Variant
-    TWO_PLAYER = None  # type: Variant
-    THREE_PLAYER = None  # type: Variant
-    TEAMS = None  # type: Variant
-    SOLO = None  # type: Variant
+    # Set after the class body.
+    FOUR_PLAYER: ClassVar["Variant"]
+    TWO_PLAYER: ClassVar["Variant"]
+    THREE_PLAYER: ClassVar["Variant"]
+    TEAMS: ClassVar["Variant"]
+    SOLO: ClassVar["Variant"]
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:

@@ -75,7 +75,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         if g.is_over:
             raise click.ClickException(f"the game is over after move {move_number}: nothing to analyse")
         a = analyse(g)
-        report = {"move_number": move_number, "to_move": colour_name(int(g.turn)),
+        report = {"move_number": move_number, "to_move": colour_name(int(g._turn_now())),
                   "best": str(a.best_move), "interrupted": bool(a.interrupted),
                   "values": {colour_name(c): _json_num(a.value[int(c)]) for c in g.variant.colours},
                   "moves": _top_moves(a, 10)}
@@ -103,20 +103,21 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
     with progress(total=len(moves) + 1, desc="analysing", unit="pos") as bar:
         for k in range(len(moves) + 1):
             g = game_at(game, k)
-            a = analyse(g) if not g.is_over else None
-            if a is not None and a.interrupted:  # Ctrl-C: judge the moves analysed on both sides
+            found = analyse(g) if not g.is_over else None
+            if found is not None and found.interrupted:  # Ctrl-C: judge the moves analysed on both sides
                 interrupted = True
                 break
-            analyses.append(a)
+            analyses.append(found)
             bar.update(1)
     for k, i in enumerate(moves):
         if k + 1 >= len(analyses):
             break
         colour, move = history[i]
         c = int(colour)
-        a, after = analyses[k], analyses[k + 1]
-        if a is None:  # the game was over before it (setup placements after the end): nothing to judge
+        here, after = analyses[k], analyses[k + 1]
+        if here is None:  # the game was over before it (setup placements after the end): nothing to judge
             continue
+        a = here
         # Root value before and after the move, both from the mover's side: the same estimator
         # at both ends (a rarely visited move's own mean would be noise), as Pentobi plots it.
         before = float(a.value[c])
@@ -161,7 +162,7 @@ def analysis_svg(game: Game, a: search.Analysis, candidates: int = 3, labelled: 
         if not math.isnan(v):
             labels.setdefault(centre, f"{v:.2f}".lstrip("0"))
     best = f"best {a.best_move.piece} {a.best_move}"
-    caption = f"{colour_name(int(game.turn))} to move after {len(game._move_indices())} moves: {best}"
+    caption = f"{colour_name(int(game._turn_now()))} to move after {len(game._move_indices())} moves: {best}"
     return render.game_svg(game, labels=labels, candidates=top[:candidates], caption=caption)
 
 

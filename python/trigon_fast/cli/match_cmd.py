@@ -27,7 +27,7 @@ def _play_match_game(args: Tuple[int, str, bool, bool, List[str], int, Optional[
     rng = random.Random(seed * 1_000_003 + index)
     g = Game(v)
     while not g.is_over and (max_moves is None or len(g.history) < max_moves):
-        p = v.player_of(int(g.turn))
+        p = v.player_of(int(g._turn_now()))
         g.play(engines[seat[p]].choose(g, rng))
     return {"index": index, "seat": seat, "scores": list(g.player_scores()), "winners": list(g.winners()),
             "moves": len(g.history)}

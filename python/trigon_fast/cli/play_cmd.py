@@ -68,7 +68,7 @@ def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level
                f"Type help for commands.")
     shown = -1
     while not game.is_over and (max_moves is None or len(game.history) < max_moves):
-        c = int(game.turn)
+        c = int(game._turn_now())
         if c in computer:
             m = engine.choose(game, rng)
             game.play(m)
@@ -103,7 +103,7 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
         return True
     word, _, rest = line.partition(" ")
     word, rest = word.lower(), rest.strip()
-    c = int(game.turn)
+    c = int(game._turn_now())
     if word in ("quit", "exit", "q"):
         return False
     if word in ("help", "?"):
@@ -122,9 +122,9 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
             click.echo("nothing of yours to undo")
             return True
         game.undo()
-        while game.history and int(game.turn) in computer:
+        while game.history and int(game._turn_now()) in computer:
             game.undo()
-        click.echo(f"undone; {colour_name(int(game.turn))} to move")
+        click.echo(f"undone; {colour_name(int(game._turn_now()))} to move")
     elif word == "legal":
         if not rest:
             click.echo("usage: legal PIECE [CELL] (pieces: " + " ".join(PIECE_NAMES) + ")")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from typing import List
 
 import click
 
@@ -121,7 +122,7 @@ def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_l
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
-    found = []
+    found: List[solver.Solution] = []
     solutions = solver.iter_solutions(variant, start_cells=starts, seed=seed, time_limit=time_limit, threads=threads)
     interrupted = False
     with progress(total=count, unit="solution", desc="solving") as bar:
