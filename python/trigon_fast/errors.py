@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["TrigonError", "InvalidMoveError", "ColourError", "IllegalMoveError", "GameOverError", "NothingToUndoError"]
+from typing import Optional
+
+__all__ = ["TrigonError", "InvalidMoveError", "ColourError", "IllegalMoveError", "GameOverError", "NothingToUndoError",
+           "RecordError"]
 
 
 class TrigonError(ValueError):
@@ -28,3 +31,15 @@ class GameOverError(IllegalMoveError):
 
 class NothingToUndoError(TrigonError, IndexError):
     """``undo``/``pop`` with no move left (an ``IndexError`` too, as ``list.pop`` raises)."""
+
+
+class RecordError(TrigonError):
+    """A record that cannot be read: bad SGF syntax, an unknown game, a bad or illegal move.
+    ``line`` and ``column`` (1-based, or ``None``) locate the fault in the text."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
+        self.line = line
+        self.column = column
+        self.reason = message
+        where = f"line {line}, column {column}: " if line is not None else ""
+        super().__init__(where + message)

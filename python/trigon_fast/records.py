@@ -21,13 +21,13 @@ True
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _args
-from .errors import IllegalMoveError, InvalidMoveError, TrigonError
+from . import _args, _sgf
+from ._sgf import Node
+from .errors import IllegalMoveError, InvalidMoveError, RecordError
 from .game import Game, _lock_of
 from .move import Move
 from .variants import Colour, StartRule, Variant
@@ -57,230 +57,16 @@ _WRITTEN_IDS = {"GM", "FF", "CA", "AP", RULES_PROPERTY, "DT", "EV", "RE", "C", "
 _START_NAMES = {StartRule.ANY: "any", StartRule.OPPOSITE: "opposite", StartRule.EVERY_OTHER: "every_other"}
 
 
-class RecordError(TrigonError):
-    """A record that cannot be read: bad SGF syntax, an unknown game, a bad or illegal move.
-    ``line`` and ``column`` (1-based, or ``None``) locate the fault in the text."""
-
-    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None) -> None:
-        self.line = line
-        self.column = column
-        self.reason = message
-        where = f"line {line}, column {column}: " if line is not None else ""
-        super().__init__(where + message)
-
-
-# -- SGF syntax --------------------------------------------------------------------------------
-
-class Node:
-    """One SGF node: properties (identifier -> list of values, in file order) and children.
-
-    ``positions[ident]`` holds the (line, column) of each value, for error messages."""
-
-    __slots__ = ("properties", "children", "positions", "line", "column")
-
-    def __init__(self, line: Optional[int] = None, column: Optional[int] = None) -> None:
-        self.properties: Dict[str, List[str]] = {}
-        self.positions: Dict[str, List[Tuple[Optional[int], Optional[int]]]] = {}
-        self.children: List["Node"] = []
-        self.line = line
-        self.column = column
-
-    @overload
-    def get(self, ident: str) -> Optional[str]: ...
-    @overload
-    def get(self, ident: str, default: str) -> str: ...
-    def get(self, ident: str, default: Optional[str] = None) -> Optional[str]:
-        values = self.properties.get(ident)
-        return values[0] if values else default
-
-    def values(self, ident: str) -> List[str]:
-        return list(self.properties.get(ident, ()))
-
-    def set(self, ident: str, *values: str) -> None:
-        """Set (or with no values, remove) a property."""
-        if not values:
-            self.properties.pop(ident, None)
-            self.positions.pop(ident, None)
-            return
-        self.properties[ident] = [str(v) for v in values]
-        self.positions[ident] = [(None, None)] * len(values)
-
-    def position(self, ident: str, index: int = 0) -> Tuple[Optional[int], Optional[int]]:
-        pos = self.positions.get(ident)
-        if pos and index < len(pos):
-            return pos[index]
-        return self.line, self.column
-
-    def __contains__(self, ident: str) -> bool:
-        return ident in self.properties
-
-    def __repr__(self) -> str:
-        props = "".join(f"{k}[{']['.join(v)}]" for k, v in self.properties.items())
-        return f"<Node ;{props} ({len(self.children)} children)>"
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        self.text = text
-        self.pos = 0
-        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
-
-    def where(self, offset: int) -> Tuple[int, int]:
-        line = bisect.bisect_left(self.newlines, offset)
-        start = self.newlines[line - 1] + 1 if line > 0 else 0
-        return line + 1, offset - start + 1
-
-    def error(self, message: str, offset: Optional[int] = None) -> RecordError:
-        line, col = self.where(self.pos if offset is None else offset)
-        return RecordError(message, line, col)
-
-    def skip_ws(self) -> None:
-        t, n = self.text, len(self.text)
-        while self.pos < n and t[self.pos].isspace():
-            self.pos += 1
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def collection(self) -> List[Node]:
-        trees = []
-        self.skip_ws()
-        while self.peek() == "(":
-            trees.append(self.tree())
-            self.skip_ws()
-        if self.pos < len(self.text):
-            ch = self.peek()
-            if not trees:
-                raise self.error(f"a record starts with '(;', not {ch!r}")
-            if ch == ")":
-                raise self.error("unexpected ')': no game tree is open here")
-            raise self.error(f"unexpected {ch!r} after the game tree")
-        if not trees:
-            raise self.error("empty record: no game tree '(;...)'")
-        return trees
-
-    def tree(self) -> Node:
-        open_at = self.pos
-        self.pos += 1  # '('
-        self.skip_ws()
-        if self.peek() != ";":
-            if not self.peek():
-                raise self.error("the record ends inside the game tree opened here", open_at)
-            raise self.error(f"a game tree must start with a node ';', not {self.peek()!r}")
-        first = last = self.node()
-        self.skip_ws()
-        while self.peek() == ";":
-            node = self.node()
-            last.children.append(node)
-            last = node
-            self.skip_ws()
-        while self.peek() == "(":
-            last.children.append(self.tree())
-            self.skip_ws()
-        ch = self.peek()
-        if ch == ")":
-            self.pos += 1
-            return first
-        if not ch:
-            raise self.error("missing ')': the game tree opened here is not closed", open_at)
-        if ch == "]":
-            raise self.error("unexpected ']' outside a property value")
-        raise self.error(f"unexpected {ch!r} in the game tree (expected ';', '(' or ')')")
-
-    def node(self) -> Node:
-        line, col = self.where(self.pos)
-        node = Node(line, col)
-        self.pos += 1  # ';'
-        t = self.text
-        while True:
-            self.skip_ws()
-            start = self.pos
-            while self.pos < len(t) and (t[self.pos].isascii() and (t[self.pos].isupper() or t[self.pos].isdigit())):
-                self.pos += 1
-            if self.pos == start:
-                ch = self.peek()
-                if ch.isalpha():
-                    raise self.error(f"property identifiers are upper-case letters and digits, not {ch!r}")
-                if ch == "[":
-                    raise self.error("property value without a property identifier")
-                return node
-            ident = t[start:self.pos]
-            self.skip_ws()
-            if self.peek() != "[":
-                raise self.error(f"property {ident} has no value '[...]'")
-            if ident in node.properties:
-                raise self.error(f"property {ident} appears twice in one node", start)
-            values: List[str] = []
-            positions: List[Tuple[Optional[int], Optional[int]]] = []
-            while self.peek() == "[":
-                positions.append(self.where(self.pos + 1))
-                values.append(self.value())
-                self.skip_ws()
-            node.properties[ident] = values
-            node.positions[ident] = positions
-            if len(values) > 1 and ident in _MOVE_IDS:
-                # Pentobi <= 0.2 wrote a move as a list of points: join them.
-                node.properties[ident] = [",".join(values)]
-                node.positions[ident] = positions[:1]
-
-    def value(self) -> str:
-        open_at = self.pos
-        self.pos += 1  # '['
-        t, n = self.text, len(self.text)
-        out: List[str] = []
-        while True:
-            if self.pos >= n:
-                raise self.error("missing ']': the property value opened here is not closed", open_at)
-            ch = t[self.pos]
-            if ch == "]":
-                self.pos += 1
-                return "".join(out).replace("\r\n", "\n").replace("\r", "\n")
-            if ch == "\\":
-                self.pos += 1
-                if self.pos >= n:
-                    raise self.error("missing ']': the property value opened here is not closed", open_at)
-                esc = t[self.pos]
-                if esc in "\r\n":  # soft line break: removed
-                    if esc == "\r" and t[self.pos + 1:self.pos + 2] == "\n":
-                        self.pos += 1
-                else:
-                    out.append(esc)
-                self.pos += 1
-                continue
-            out.append(ch)
-            self.pos += 1
-
+# -- the tree of nodes (SGF syntax: _sgf.py) ---------------------------------------------------
 
 def parse_sgf(text: str) -> List[Node]:
-    """The game trees of an SGF collection (roots), with positions for errors."""
-    if not isinstance(text, str):
-        raise TypeError(f"record text must be str, not {type(text).__name__}")
-    parser = _Parser(text)
-    try:
-        return parser.collection()
-    except RecursionError:
-        raise parser.error("variations are nested too deeply") from None
+    """The game trees of an SGF collection (roots), with positions for errors; a move given as a
+    list of points (Pentobi <= 0.2) is joined into one value."""
+    return _sgf.parse(text, joined=_MOVE_IDS)
 
 
-def _copy_tree(root: Node) -> Node:
-    """A copy of a tree of nodes (without recursion: records are deep)."""
-    def copy_node(node: Node) -> Node:
-        new = Node(node.line, node.column)
-        new.properties = {k: list(v) for k, v in node.properties.items()}
-        new.positions = {k: list(v) for k, v in node.positions.items()}
-        return new
-
-    top = copy_node(root)
-    stack = [(root, top)]
-    while stack:
-        old, new = stack.pop()
-        for child in old.children:
-            c = copy_node(child)
-            new.children.append(c)
-            stack.append((child, c))
-    return top
+write_sgf = _sgf.write
+_copy_tree = _sgf.copy_tree
 
 
 def _node_moves(node: Node) -> List[str]:
@@ -304,36 +90,6 @@ def _move_lines(node: Node) -> Iterator[List[Node]]:
             yield line
         elif _changes_nothing(line[-1]):
             stack.extend(line + [child] for child in reversed(line[-1].children))
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("]", "\\]")
-
-
-def _write_tree(root: Node, out: List[str]) -> None:
-    # Iterative over the main line (records are deep), recursive only at variations.
-    out.append("(")
-    node = root
-    while True:
-        out.append(";")
-        for ident, values in node.properties.items():
-            out.append(ident)
-            out.extend(f"[{_escape(v)}]" for v in values)
-        out.append("\n")
-        if len(node.children) == 1:
-            node = node.children[0]
-            continue
-        for child in node.children:
-            _write_tree(child, out)
-        break
-    out.append(")")
-    out.append("\n")
-
-
-def write_sgf(root: Node) -> str:
-    out: List[str] = []
-    _write_tree(root, out)
-    return "".join(out)
 
 
 # -- Trigon semantics --------------------------------------------------------------------------
