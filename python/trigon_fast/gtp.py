@@ -22,7 +22,7 @@ import random
 import sys
 import time
 import traceback
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
 from . import __version__, _args
 from .errors import IllegalMoveError, InvalidMoveError, TrigonError
@@ -72,7 +72,7 @@ class GtpEngine:
         self.variant = variant_from_game_name(_GAME_IDS.get(game, game))
         self.game = Game(self.variant)
         self.quit = False
-        self._loaded = None  # the record loadsgf read last (savesgf writes its tree back)
+        self._loaded: Optional[Record] = None  # the record loadsgf read last (savesgf writes its tree back)
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
         self.last_value: Optional[float] = None  # value of the last search for its colour's side
         self._search_engine: Optional[Engine] = None  # kept between moves: its tree carries over
@@ -155,7 +155,7 @@ class GtpEngine:
             raise GtpError(f"invalid color argument '{word.lower()}'")
         return c
 
-    def _new_game(self, variant: Variant, game: Optional[Game] = None, record=None) -> None:
+    def _new_game(self, variant: Variant, game: Optional[Game] = None, record: Optional[Record] = None) -> None:
         self.variant = variant
         self.game = Game(variant) if game is None else game
         self._loaded = record  # the record loadsgf read: savesgf writes its tree back
@@ -215,32 +215,32 @@ class GtpEngine:
         return move
 
     # -- commands ------------------------------------------------------------------------------
-    def cmd_protocol_version(self, args, rest):
+    def cmd_protocol_version(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return "2"
 
-    def cmd_name(self, args, rest):
+    def cmd_name(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return "trigon_fast"
 
-    def cmd_version(self, args, rest):
+    def cmd_version(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return __version__
 
-    def cmd_known_command(self, args, rest):
+    def cmd_known_command(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         return "true" if args[0] in self.commands else "false"
 
-    def cmd_list_commands(self, args, rest):
+    def cmd_list_commands(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return "\n".join(sorted(self.commands))
 
-    def cmd_quit(self, args, rest):
+    def cmd_quit(self, args: List[str], rest: str) -> str:
         _no_args(args)
         self.quit = True
         return ""
 
-    def cmd_set_game(self, args, rest):
+    def cmd_set_game(self, args: List[str], rest: str) -> str:
         if not rest:
             raise GtpError("missing argument: the game name (e.g. Blokus Trigon)")
         try:
@@ -250,7 +250,7 @@ class GtpEngine:
         self._new_game(variant)
         return ""
 
-    def cmd_clear_board(self, args, rest):
+    def cmd_clear_board(self, args: List[str], rest: str) -> str:
         _no_args(args)
         self._new_game(self.variant)
         return ""
@@ -270,18 +270,18 @@ class GtpEngine:
             raise GtpError(str(e)) from None
         return ""
 
-    def cmd_play(self, args, rest):
+    def cmd_play(self, args: List[str], rest: str) -> str:
         if len(args) < 2:
             raise GtpError("missing argument: play COLOR MOVE")
         colour = self._colour(args[0])
         return self._play(colour, rest[len(args[0]):].strip())
 
-    def cmd_p(self, args, rest):
+    def cmd_p(self, args: List[str], rest: str) -> str:
         if self.game.is_over:
             raise GtpError("the game is over")
         return self._play(int(self.game._turn_now()), rest)
 
-    def cmd_genmove(self, args, rest):
+    def cmd_genmove(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         colour = self._colour(args[0])
         move = self._generate(colour)
@@ -290,20 +290,20 @@ class GtpEngine:
         self.game.play(move, colour=None if self.game.turn == colour else colour)
         return str(move)
 
-    def cmd_g(self, args, rest):
+    def cmd_g(self, args: List[str], rest: str) -> str:
         _no_args(args)
         if self.game.is_over:
             return "pass"
         return self.cmd_genmove([str(int(self.game._turn_now()) + 1)], "")
 
-    def cmd_reg_genmove(self, args, rest):
+    def cmd_reg_genmove(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         move = self._generate(self._colour(args[0]))
         if move is None:  # (genmove answers pass; reg_genmove, as Pentobi's, has nothing to answer)
             raise GtpError("player failed to generate a move")
         return str(move)
 
-    def cmd_undo(self, args, rest):
+    def cmd_undo(self, args: List[str], rest: str) -> str:
         _no_args(args)
         # Moves only: a loaded record's setup stays, as in Pentobi ("cannot undo" once only it is left).
         if not self.game.history or self.game._history[-1][2]:
@@ -311,14 +311,14 @@ class GtpEngine:
         self.game.undo()
         return ""
 
-    def cmd_all_legal(self, args, rest):
+    def cmd_all_legal(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         colour = self._colour(args[0])
         if self.game.is_over:
             return ""
         return "\n".join(str(m) for m in self.game.legal_moves_of(colour))
 
-    def cmd_final_score(self, args, rest):
+    def cmd_final_score(self, args: List[str], rest: str) -> str:
         _no_args(args)
         g = self.game
         if len(self.variant.players) == 2:
@@ -327,11 +327,11 @@ class GtpEngine:
         # Pentobi's points: placed triangles plus the bonus = our score + 110 per colour.
         return " ".join(str(g.score(c) + 110) for c in self.variant.colours)
 
-    def cmd_showboard(self, args, rest):
+    def cmd_showboard(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return "\n" + str(self.game)
 
-    def cmd_loadsgf(self, args, rest):
+    def cmd_loadsgf(self, args: List[str], rest: str) -> str:
         if not 1 <= len(args) <= 2:
             raise GtpError("loadsgf FILE [MOVE_NUMBER]")
         number = None
@@ -351,7 +351,7 @@ class GtpEngine:
         self._new_game(record.variant, game, record)
         return ""
 
-    def cmd_savesgf(self, args, rest):
+    def cmd_savesgf(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         text = self._record_text()
         try:
@@ -374,7 +374,7 @@ class GtpEngine:
                 return record.to_blksgf()
         return Record.from_game(self.game, **self._header()).to_blksgf()
 
-    def _header(self) -> dict:
+    def _header(self) -> Dict[str, Any]:
         """savesgf's header where the game is not a line of the tree loaded (a line that does
         not replay, say): the record's players, event, date and root comment (and its result
         while the game is still the record's whole main line); else today."""
@@ -384,8 +384,9 @@ class GtpEngine:
         info = r.info
         loaded = r.game()
         whole = self.game.history == loaded.history
-        header = dict(players=r.players, event=info.get("EV"), date=info.get("DT") or time.strftime("%Y-%m-%d"),
-                      result=info.get("RE") if whole else None)
+        header: Dict[str, Any] = dict(players=r.players, event=info.get("EV"),
+                                      date=info.get("DT") or time.strftime("%Y-%m-%d"),
+                                      result=info.get("RE") if whole else None)
         # The comments of the moves the game still shares with the record (and the root's).
         mine, theirs = ([g.history[i] for i in g._move_indices()] for g in (self.game, loaded))
         shared = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
@@ -394,11 +395,11 @@ class GtpEngine:
             header["comments"] = comments
         return header
 
-    def cmd_cputime(self, args, rest):
+    def cmd_cputime(self, args: List[str], rest: str) -> str:
         _no_args(args)
         return f"{time.process_time():.3f}"
 
-    def cmd_set_random_seed(self, args, rest):
+    def cmd_set_random_seed(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
         self.seed = _int_arg(args[0], "seed", 0, _args.SEED_MAX)
         self._rng = random.Random(self.seed)
@@ -416,7 +417,7 @@ class GtpEngine:
                 ("time", f"{self.move_time:g}"),
                 ("variant", v.kind)]
 
-    def cmd_param(self, args, rest):
+    def cmd_param(self, args: List[str], rest: str) -> str:
         if not args:
             return "\n".join(f"{k} {v}" for k, v in self._params())
         _n_args(args, 2)
@@ -453,7 +454,7 @@ class GtpEngine:
             raise GtpError(f"unknown parameter '{key}'")
         return ""
 
-    def cmd_analyze(self, args, rest):
+    def cmd_analyze(self, args: List[str], rest: str) -> str:
         """analyze COLOR [N]: search and print up to N (default 10) moves, best first, one per
         line as ``visits value move`` (value 0..1 for the colour's side)."""
         if not 1 <= len(args) <= 2:
@@ -468,7 +469,7 @@ class GtpEngine:
         self.last_analysis = rows
         return _format_analysis(rows[:limit])
 
-    def cmd_move_values(self, args, rest):
+    def cmd_move_values(self, args: List[str], rest: str) -> str:
         """The moves of the last search (genmove, reg_genmove, analyze), as ``visits value move``."""
         _no_args(args)
         return _format_analysis(self.last_analysis)
@@ -477,7 +478,7 @@ class GtpEngine:
         self._run_analysis(g, int(g._turn_now()))
         return self.last_analysis
 
-    def cmd_get_value(self, args, rest):
+    def cmd_get_value(self, args: List[str], rest: str) -> str:
         """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
         _no_args(args)
         if self.last_value is None:
@@ -555,7 +556,7 @@ def _format_analysis(rows: Iterable[Tuple[int, float, Move]]) -> str:
     return "\n".join(f"{visits} {value:.3f} {move}" for visits, value, move in rows)
 
 
-def run_session(lines: Iterable[str], **options) -> str:
+def run_session(lines: Iterable[str], **options: Any) -> str:
     """Feed input lines to a fresh engine (in-process) and return everything it wrote to
     stdout; ``options`` as for :class:`GtpEngine`."""
     engine = GtpEngine(**options)

@@ -94,7 +94,8 @@ def _move_lines(node: Node) -> Iterator[List[Node]]:
 
 # -- Trigon semantics --------------------------------------------------------------------------
 
-def _canonical(kind: str, alternate: bool, start: StartRule, colours=None, side=None) -> Variant:
+def _canonical(kind: str, alternate: bool, start: StartRule, colours: Optional[Sequence[int]] = None,
+               side: Optional[int] = None) -> Variant:
     """The Variant for these rules; ``pentobi_compatible`` only where it changes the start rule,
     so that equal rules give equal variants."""
     pentobi = kind in ("two_player", "three_player") and start == StartRule.ANY
@@ -449,7 +450,9 @@ class Record:
                                   comments=comments, properties=properties)
 
     @classmethod
-    def _from_game(cls, game: Game, *, players, result, date, event, comments, properties) -> "Record":
+    def _from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]], result: Optional[str],
+                   date: Optional[str], event: Optional[str], comments: Optional[Mapping[int, str]],
+                   properties: Optional[Mapping[str, str]]) -> "Record":
         extra = dict(properties or {})
         for ident in extra:
             if not isinstance(ident, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", ident):
@@ -521,10 +524,10 @@ class Record:
             node.set("PL", str(int(game._turn_now()) + 1))
             if node is not root:
                 nodes.append(node)
-        for k, text in (comments or {}).items():
-            if not 0 <= k < len(nodes):
-                raise ValueError(f"comment for node {k}, but the record has nodes 0..{len(nodes) - 1}")
-            nodes[k].set("C", text)
+        for index, comment in (comments or {}).items():
+            if not 0 <= index < len(nodes):
+                raise ValueError(f"comment for node {index}, but the record has nodes 0..{len(nodes) - 1}")
+            nodes[index].set("C", comment)
         for parent, child in zip(nodes, nodes[1:]):
             parent.children.append(child)
         return cls(root, variant)
