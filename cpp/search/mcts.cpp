@@ -109,10 +109,10 @@ Searcher::~Searcher() = default;
 
 void Searcher::clear() {
     if (running_.exchange(true)) throw std::invalid_argument("the tree cannot be cleared while it is searched");
-    struct Done {
+    struct ClearOnExit {
         std::atomic<bool>& flag;
-        ~Done() { flag.store(false); }
-    } done{running_};
+        ~ClearOnExit() { flag.store(false); }
+    } not_running_on_exit{running_};
     std::lock_guard<std::mutex> lock(store_mutex_);
     store_.reset();
     root_pos_.reset();
@@ -429,10 +429,10 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     if (params.playout_give_up < 0 || params.playout_give_up > 1'000'000)
         throw std::invalid_argument("playout_give_up must be 0..1000000");
     if (running_.exchange(true)) throw std::invalid_argument("this searcher is searching already: one search at a time");
-    struct Done {
+    struct ClearOnExit {
         std::atomic<bool>& flag;
-        ~Done() { flag.store(false); }
-    } done{running_};
+        ~ClearOnExit() { flag.store(false); }
+    } not_running_on_exit{running_};
     const auto t0 = Clock::now();
     params_ = params;
     stop_.store(false);
