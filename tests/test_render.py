@@ -5,6 +5,7 @@ import struct
 import sys
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 import trigon_fast as tf
@@ -206,6 +207,16 @@ def test_highlight_as_a_string_of_cells():
     assert render.game_svg(g, highlight="r15,q15") == render.game_svg(g, highlight=["r15", "q15"])
     with pytest.raises(ValueError, match="highlight 'zz99'"):
         render.game_svg(g, highlight="zz99")
+
+
+def test_highlight_cells_are_names_or_integer_indices():
+    # As labels' cells: a float is a mistake, not the cell it truncates to (2.7 drew cell 2), and
+    # None is a ValueError naming the highlight, not int()'s TypeError.
+    g = tf.Game()
+    assert render.game_svg(g, highlight=[np.int16(2), "a9"]) == render.game_svg(g, highlight=[2, "a9"])
+    for bad in ([2.7], ["a9", 3.0], [None], [True, 5]):
+        with pytest.raises(ValueError, match="highlight .*a cell is a name or an index"):
+            render.game_svg(g, highlight=bad)
 
 
 def test_cell_size_has_an_upper_bound():

@@ -46,14 +46,17 @@ def test_a_typed_user_script_passes_mypy_and_runs(cache):
 
 
 def test_mypy_reports_a_wrong_annotation_against_the_package(cache, tmp_path):
-    # The check has teeth: solve_solo(count=2) may return a list, and a Game method is typed.
+    # The check has teeth: solve_solo(count=2) may return a list, a Game method is typed, and
+    # arguments are typed (a float is no colour, no cell and no piece: not Any).
     wrong = tmp_path / "wrong.py"
     wrong.write_text("import trigon_fast as tf\n"
                      "one: tf.Solution = tf.solve_solo(count=2)\n"
-                     "text: int = tf.Game(tf.Variant.SOLO).to_blksgf()\n")
+                     "text: int = tf.Game(tf.Variant.SOLO).to_blksgf()\n"
+                     "tf.can_place_all(tf.Game(), colours=1.5)\n"
+                     "tf.solve_pattern([1.5], pieces=[2.5])\n")
     status, report = _mypy(cache, str(wrong))
     assert status == 1
-    assert "wrong.py:2: error" in report and "wrong.py:3: error" in report
+    assert all(f"wrong.py:{n}: error" in report for n in (2, 3, 4, 5)), report
 
 
 def test_the_stub_matches_the_compiled_module():

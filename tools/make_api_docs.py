@@ -6,10 +6,13 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import pathlib
 import re
 import sys
+import types
+import typing
 
 import trigon_fast as tf
 
@@ -75,8 +78,34 @@ def render() -> str:
         lines.append("")
     lines += ["## module `trigon_fast.env`", "", "The PettingZoo environment (needs the `rl` extra): see "
               "[rl.md](rl.md).", ""]
+    lines += ["## Argument types", "", "The aliases that the signatures above name: what an argument may be (the "
+              "functions check their arguments at run time).", ""]
+    for module, name in _ALIASES:
+        lines += [f"- `{name}` (`{module}`): `{_alias_text(getattr(importlib.import_module(module), name))}`"]
     return "\n".join(lines).rstrip() + "\n"
 
+
+_ALIASES = [("trigon_fast._args", "IntLike"), ("trigon_fast.variants", "ColourLike"), ("trigon_fast.variants", "Colours"),
+            ("trigon_fast.move", "CellLike"), ("trigon_fast.move", "PieceLike"), ("trigon_fast.game", "MoveLike"),
+            ("trigon_fast.solver", "StartCells"), ("trigon_fast.pattern", "Region"), ("trigon_fast.pattern", "Pieces"),
+            ("trigon_fast.render", "LabelMap"), ("trigon_fast.batch", "PathLike")]
+
+
+def _alias_text(t: object) -> str:
+    """A typing alias as a reader writes it, the same on every Python version (whose reprs of
+    unions differ): ``Union[Colour, str, int, numpy.integer]``."""
+    if t is type(None):
+        return "None"
+    if isinstance(t, typing.ForwardRef):
+        return t.__forward_arg__
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is typing.Union or (hasattr(types, "UnionType") and origin is getattr(types, "UnionType")):
+        return "Union[" + ", ".join(_alias_text(a) for a in args) + "]"
+    if origin is not None:
+        return f"{origin.__name__}[{', '.join(_alias_text(a) for a in args)}]"
+    if isinstance(t, type):
+        return f"{t.__module__.split('.')[0]}.{t.__qualname__}" if t.__module__.startswith("numpy") else t.__qualname__
+    return repr(t)
 
 def main() -> int:
     text = render()

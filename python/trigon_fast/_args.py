@@ -12,22 +12,27 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Type, cast
+from typing import SupportsIndex, Type, Union, cast
 
 import numpy as np
 
-__all__ = ["MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side", "seconds", "positive", "real"]
+__all__ = ["IntLike", "MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side",
+           "seconds", "positive", "real"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
 MAX_THREADS = 256  # the search's and the solo solver's threads
 MAX_EXACT_THREADS = 64  # the exact and pattern solvers' threads (each holds its own tables of problems met)
 
+# An integer as the API takes it: Python's or numpy's (``operator.index``; True and False are
+# refused at run time all the same). The checks below take ``object``: they are what refuses the rest.
+IntLike = Union[int, np.integer]
 
-def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
+
+def integer(name: str, value: object, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
     """``value`` as an int in lo..hi, else ``error`` naming ``name``."""
     try:
-        n = operator.index(value)
+        n = operator.index(cast(SupportsIndex, value))
     except TypeError:
         n = None
     if n is None or isinstance(value, bool):
@@ -37,7 +42,7 @@ def integer(name: str, value, lo: int, hi: int, error: Type[ValueError] = ValueE
     return n
 
 
-def flag(name: str, value, error: Type[ValueError] = ValueError) -> bool:
+def flag(name: str, value: object, error: Type[ValueError] = ValueError) -> bool:
     """A switch: True or False (a numpy bool too). "no" and 0 are mistakes, not False: the
     truth of a string would turn a rule on."""
     if not isinstance(value, (bool, np.bool_)):
@@ -45,30 +50,30 @@ def flag(name: str, value, error: Type[ValueError] = ValueError) -> bool:
     return bool(value)
 
 
-def seed(value, error: Type[ValueError] = ValueError) -> int:
+def seed(value: object, error: Type[ValueError] = ValueError) -> int:
     """A seed: an integer 0..2**64-1."""
     return integer("seed", value, 0, SEED_MAX, error)
 
 
-def side(value, error: Type[ValueError] = ValueError) -> int:
+def side(value: object, error: Type[ValueError] = ValueError) -> int:
     """A board side: 9 (the big board) or 8 (the three-player board)."""
     return integer("board side", value, 8, 9, error)
 
 
-def seconds(name: str, value, error: Type[ValueError] = ValueError) -> float:
+def seconds(name: str, value: object, error: Type[ValueError] = ValueError) -> float:
     """A time limit: a finite number > 0 (NaN compares false with everything: a search given
     it would never see its time run out)."""
     return positive(name, value, error, " of seconds")
 
 
-def positive(name: str, value, error: Type[ValueError] = ValueError, unit: str = "") -> float:
+def positive(name: str, value: object, error: Type[ValueError] = ValueError, unit: str = "") -> float:
     """A finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise error(f"{name} must be a positive number{unit}, not {value!r}")
     return float(value)
 
 
-def real(name: str, value, lo: float, hi: float, error: Type[ValueError] = ValueError) -> float:
+def real(name: str, value: object, lo: float, hi: float, error: Type[ValueError] = ValueError) -> float:
     """A finite real number in lo..hi."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not lo <= cast(float, value) <= hi:
         raise error(f"{name} must be a number in {lo:g}..{hi:g}, not {value!r}")  # NaN fails lo <= value

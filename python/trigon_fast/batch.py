@@ -26,7 +26,7 @@ import os
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from .game import Game, _lock_of
 from .move import Move
 from .playout import start_variant as _start_variant
 from .variants import Colour, Variant
+
+if TYPE_CHECKING:
+    from tqdm.auto import tqdm
 
 __all__ = [
     "BatchError",
@@ -219,7 +222,7 @@ def _self_play_task(variant: Variant, first: int, count: int, seed: int, policy:
     return lines, sgf
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _progress(total: int, desc: str, enabled: bool) -> Optional["tqdm"]:
     if enabled:
         try:
             from tqdm.auto import tqdm
@@ -335,8 +338,8 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
         tasks.append((tid, _self_play_task,
                       (variant, first, count, seed, policy, level, threads_per_task, blksgf_dir is not None), count))
 
-    def on_result(tid, value):
-        lines, sgf = value
+    def on_result(tid: int, value: object) -> List[dict]:
+        lines, sgf = cast(Tuple[List[dict], Optional[str]], value)  # what _self_play_task returns
         if sgf is not None and blksgf_dir is not None:
             with open(os.path.join(os.fspath(blksgf_dir), f"task_{tid:05d}.blksgf"), "w", encoding="utf-8") as f:
                 f.write(sgf)
@@ -431,7 +434,7 @@ def _solve_task(variant: Variant, seed: int, time_limit: float, options: dict) -
 
 def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant: Optional[Variant] = None,
                 time_limit: float = 10.0, executor: Optional[cf.Executor] = None, progress: bool = True,
-                resume: bool = False, **solver_options) -> RunSummary:
+                resume: bool = False, **solver_options: Any) -> RunSummary:
     """Runs the solo solver once per seed (one task each, one thread each) and writes one JSON
     line per seed: ``complete``, ``total_score``, ``moves``, ``nodes``, ``seconds``, and
     ``solution`` (0; with ``count=N`` among the ``solver_options``, a line for each distinct layout

@@ -42,6 +42,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
                       f"(pettingzoo and gymnasium): {e}") from None
 
 from . import _args, _core
+from ._args import IntLike
 from .errors import GameOverError, IllegalMoveError, TrigonError
 from .game import Game
 from .move import PIECE_NAMES, board
@@ -184,7 +185,7 @@ class TrigonEnv(AECEnv):
         self._legal_cache = (len(self._moves), agent, ids)
         return {"observation": planes, "pieces_left": pieces, "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: IntLike) -> None:
         agent = self.agent_selection
         if agent not in self.terminations:  # every agent has taken its last (dead) step
             raise GameOverError("the game is over: reset() to play again")
@@ -210,7 +211,7 @@ class TrigonEnv(AECEnv):
         else:
             self._end_game()
 
-    def last(self, observe: bool = True):
+    def last(self, observe: bool = True) -> Tuple[Optional[Dict[str, np.ndarray]], float, bool, bool, Dict[str, Any]]:
         if self.agent_selection not in self._cumulative_rewards:
             raise GameOverError("the game is over and every agent has taken its last step: reset() to play again")
         return super().last(observe)
@@ -271,7 +272,7 @@ class TrigonEnv(AECEnv):
                 raise GameOverError("the game is over")
             self.step(int(pid))
 
-    def render(self):
+    def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
@@ -310,8 +311,9 @@ class TrigonEnv(AECEnv):
         self._legal_cache = (-1, None, None)
 
 
-def _copy_space(space):
-    return gymnasium.spaces.Dict({k: gymnasium.spaces.Box(s.low, s.high, s.shape, s.dtype) for k, s in space.items()})
+def _copy_space(space: "gymnasium.spaces.Dict") -> "gymnasium.spaces.Dict":
+    boxes: Dict[str, Any] = dict(space.items())  # every entry a Box (the observation space of __init__)
+    return gymnasium.spaces.Dict({k: gymnasium.spaces.Box(s.low, s.high, s.shape, s.dtype) for k, s in boxes.items()})
 
 
 def _svg_rgb(game: Game) -> np.ndarray:
@@ -328,12 +330,12 @@ def _svg_rgb(game: Game) -> np.ndarray:
         return np.asarray(im.convert("RGB"))
 
 
-def raw_env(variant: Variant = Variant.FOUR_PLAYER, **kwargs) -> TrigonEnv:
+def raw_env(variant: Variant = Variant.FOUR_PLAYER, **kwargs: Any) -> TrigonEnv:
     """The environment without wrappers (fastest)."""
     return TrigonEnv(variant, **kwargs)
 
 
-def env(variant: Variant = Variant.FOUR_PLAYER, **kwargs):
+def env(variant: Variant = Variant.FOUR_PLAYER, **kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
     """The environment with PettingZoo's usual checks (order enforcing, actions in range)."""
     e = TrigonEnv(variant, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)

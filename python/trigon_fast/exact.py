@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -11,7 +11,7 @@ from . import _args, _core
 from .game import Game
 from .move import Move
 from .solver import SolverError, _check_seconds, _parse_colour
-from .variants import Colour
+from .variants import Colour, ColourLike, Colours
 
 __all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
 
@@ -79,20 +79,23 @@ class MaxPlaceResult:
                 f" {_args.counted(len(self.witness), 'move')}, {_args.counted(self.nodes, 'node')}, {self.seconds:.3f} s>")
 
 
-def _check_nodes(node_limit) -> int:
+def _check_nodes(node_limit: object) -> int:
     return _args.integer("node_limit", node_limit, 0, _args.MAX_COUNT, SolverError)  # 0: no limit
 
 
-def _colours_mask(game: Game, colours) -> int:
+def _colours_mask(game: Game, colours: Optional[Colours]) -> int:
     in_play = [int(c) for c in game.variant.colours]
     if colours is None:
         cs = in_play
     else:
-        single = isinstance(colours, (int, np.integer, str))
-        try:
-            items = [colours] if single else list(colours)
-        except TypeError:
-            raise SolverError(f"colours must be a colour or a list of colours, not {colours!r}") from None
+        items: List[ColourLike]
+        if isinstance(colours, (int, np.integer, str)):  # one colour (a Colour is an int)
+            items = [colours]
+        else:
+            try:
+                items = list(colours)
+            except TypeError:  # (not iterable: neither a colour nor a list of them)
+                raise SolverError(f"colours must be a colour or a list of colours, not {colours!r}") from None
         cs = [_parse_colour(c) for c in items]
         for c in cs:
             if c not in in_play:
@@ -103,7 +106,7 @@ def _colours_mask(game: Game, colours) -> int:
     return mask
 
 
-def _witness(game: Game, pairs) -> Tuple[List[Tuple[Colour, Move]], Game]:
+def _witness(game: Game, pairs: Iterable[Tuple[int, int]]) -> Tuple[List[Tuple[Colour, Move]], Game]:
     g = game.copy()
     side = game.variant.side
     out = []
@@ -114,7 +117,7 @@ def _witness(game: Game, pairs) -> Tuple[List[Tuple[Colour, Move]], Game]:
     return out, g
 
 
-def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_limit: int = 0,
+def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: float = 10.0, node_limit: int = 0,
                   heuristic: bool = True, threads: int = 1) -> PlaceAllResult:
     """Can every remaining piece of ``colours`` (default: every colour in play) still be placed if
     the other colours place nothing more?
@@ -187,7 +190,7 @@ def can_place_all(game: Game, colours=None, *, time_limit: float = 10.0, node_li
                           best_layout=layout)
 
 
-def max_placeable(game: Game, colour, *, time_limit: float = 10.0, node_limit: int = 0,
+def max_placeable(game: Game, colour: ColourLike, *, time_limit: float = 10.0, node_limit: int = 0,
                   heuristic: bool = True) -> MaxPlaceResult:
     """The most triangles ``colour`` can still place alone (others stop), by branch and bound;
     exact when ``proven``. With ``heuristic`` (the default), a question that a few thousand

@@ -5,18 +5,26 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
+                    cast)
 
 import numpy as np
 
 from . import _core, symmetry
+from ._args import IntLike
 from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
-from .variants import Colour, Variant
+from .variants import Colour, ColourLike, Variant
 
 __all__ = ["Game", "LegalMoves", "MoveLike"]
 
-MoveLike = Union[Move, str, int]
+# A move as Game.play and friends take it: a Move, its text (``"q15,r15,p16,q16,o17,p17"``) or a
+# placement id (numpy's integers too: an action of the learning environment).
+MoveLike = Union[Move, str, IntLike]
+# What Game._steps records of each placement: colour, placement id, whether it was a setup, and
+# the colour to move before it.
+_Step = Tuple[int, int, bool, int]
+_F = TypeVar("_F", bound=Callable[..., Any])
 _COLOUR_CHARS = "BYRG"
 
 
@@ -26,16 +34,16 @@ def _lock_of(game: "Game") -> threading.RLock:
     return lock if lock is not None else game.__dict__.setdefault("_lock", threading.RLock())
 
 
-def _exclusive(method):
+def _exclusive(method: _F) -> _F:
     """Runs a method under the game's lock: position, undo stack and history change together,
     so a Game shared by threads stays consistent (found by tests/test_limits.py)."""
 
     @functools.wraps(method)
-    def locked(self, *args, **kwargs):
+    def locked(self: "Game", *args: Any, **kwargs: Any) -> Any:
         with _lock_of(self):
             return method(self, *args, **kwargs)
 
-    return locked
+    return cast(_F, locked)
 
 
 class LegalMoves:
@@ -187,16 +195,16 @@ class Game:
         (computed when first asked, and again after the position changes)."""
         return LegalMoves(self)
 
-    def legal_moves_of(self, colour: int) -> LegalMoves:
+    def legal_moves_of(self, colour: ColourLike) -> LegalMoves:
         """Legal moves of any colour (as if it were its turn; none for a colour that takes no
         part)."""
         return LegalMoves(self, self._colour(colour))
 
-    def is_out(self, colour: int) -> bool:
+    def is_out(self, colour: ColourLike) -> bool:
         """True when the colour cannot move any more (or takes no part)."""
         return bool(self._pos.is_out(self._colour(colour)))
 
-    def pieces_left(self, colour: int) -> List[str]:
+    def pieces_left(self, colour: ColourLike) -> List[str]:
         """Names of the pieces a colour of the game has not placed, in Pentobi's order."""
         mask = self._pos.pieces_left(self._colour(colour, in_play=True))
         return [n for i, n in enumerate(PIECE_NAMES) if mask >> i & 1]
@@ -210,7 +218,7 @@ class Game:
         occ = self._pos.occupancy()
         return np.stack([occ == c for c in range(4)])
 
-    def legal_mask(self, colour: Optional[int] = None) -> np.ndarray:
+    def legal_mask(self, colour: Optional[ColourLike] = None) -> np.ndarray:
         """Booleans over every placement id of the board: legal now for ``colour`` (default: the colour
         to move; all False when no colour is to move)."""
         c = self.turn if colour is None else self._colour(colour)
@@ -218,7 +226,7 @@ class Game:
             return np.zeros(self.board.num_placements, dtype=bool)
         return self._pos.legal_mask(int(c))
 
-    def observe(self, colour: Optional[int] = None) -> Dict[str, np.ndarray]:
+    def observe(self, colour: Optional[ColourLike] = None) -> Dict[str, np.ndarray]:
         """The learning environment's observation of this position for ``colour`` (default: the
         colour to move), as ``TrigonEnv.observe`` and ``play_games(observations=True)`` give it
         (docs/rl.md): ``observation`` ``(6, cells)``, ``pieces_left`` ``(4, 22)`` (``int8``,
@@ -235,7 +243,7 @@ class Game:
         return {"observation": planes, "pieces_left": pieces, "action_mask": mask.astype(np.int8)}
 
     # -- scoring -------------------------------------------------------------------------------
-    def score(self, colour: int) -> int:
+    def score(self, colour: ColourLike) -> int:
         """Rulebook score of a colour: minus unplaced triangles; +15 if all placed, +20 if the
         single triangle was last."""
         return int(self._pos.score(self._colour(colour, in_play=True)))
@@ -260,7 +268,7 @@ class Game:
         return self.winners() if self.is_over else None
 
     # -- moves ---------------------------------------------------------------------------------
-    def _colour(self, colour: int, in_play: bool = False) -> int:
+    def _colour(self, colour: ColourLike, in_play: bool = False) -> int:
         """0..3 from a Colour, an index or a colour name (with ``in_play``: one of the game's)."""
         try:
             c = int(Colour.parse(colour))
@@ -282,7 +290,7 @@ class Game:
             return Move(int(move), side)
         raise InvalidMoveError(f"cannot read a move from {type(move).__name__}")
 
-    def check(self, move: MoveLike, colour: Optional[int] = None) -> Optional[str]:
+    def check(self, move: MoveLike, colour: Optional[ColourLike] = None) -> Optional[str]:
         """``None`` when the move is legal (for ``colour``, default the colour to move), else why not."""
         m = self._to_move(move)
         if self.is_over:
@@ -292,7 +300,7 @@ class Game:
         return None if code == 0 else _core.illegal_reason(code)
 
     @_exclusive
-    def play(self, move: MoveLike, colour: Optional[int] = None) -> None:
+    def play(self, move: MoveLike, colour: Optional[ColourLike] = None) -> None:
         """Play a move for the colour to move. With ``colour``, play it for that colour even out
         of turn (as Pentobi's ``play`` command allows); the turn then passes on from it."""
         m = self._to_move(move)
@@ -333,7 +341,7 @@ class Game:
             self._version += 1
 
     @_exclusive
-    def setup(self, colour: int, move: MoveLike, to_move: Optional[int] = None) -> None:
+    def setup(self, colour: ColourLike, move: MoveLike, to_move: Optional[ColourLike] = None) -> None:
         """Place a piece without the contact rules, as a record's setup property (``A1``..``A4``)
         does; overlaps and reused pieces are still refused. Undo removes it."""
         c = self._colour(colour, in_play=True)
@@ -350,7 +358,7 @@ class Game:
         self._version += 1
 
     @_exclusive
-    def set_turn(self, colour: int) -> None:
+    def set_turn(self, colour: ColourLike) -> None:
         """Make ``colour`` (or the next one after it that can move) the colour to move; a
         colour that takes no part is a ``ColourError``."""
         c = self._colour(colour, in_play=True)
@@ -395,7 +403,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     @_exclusive
-    def _steps(self):
+    def _steps(self) -> Tuple[Tuple[_Step, ...], int]:
         # What was done to this game, enough to do it again: per placement its colour, id,
         # whether it was a setup, and the colour to move before it (set_turn may have changed
         # that); then the colour to move now.
@@ -403,7 +411,8 @@ class Game:
                       for i, (c, m, setup) in enumerate(self._history))
         return steps, int(self._pos.to_move)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Callable[[Variant, Sequence[_Step], int], "Game"],
+                                  Tuple[Variant, Tuple[_Step, ...], int]]:
         # A game pickles as its variant and its steps; loading replays them.
         steps, to_move = self._steps()
         return (_game_from_steps, (self.variant, steps, to_move))
@@ -515,7 +524,7 @@ def _column_name(x: int) -> str:
     return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)
 
 
-def _game_from_steps(variant: Variant, steps, to_move: int) -> Game:
+def _game_from_steps(variant: Variant, steps: Sequence[_Step], to_move: int) -> Game:
     """Replays ``Game._steps`` (unpickling, ``Game.transform``); every placement is checked again,
     so a tampered pickle raises the usual errors rather than making a corrupt game."""
     g = Game(variant)

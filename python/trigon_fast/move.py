@@ -8,10 +8,16 @@ from functools import lru_cache
 from typing import Dict, Iterable, Tuple, Union
 
 from . import _args, _core
+from ._args import IntLike
 from .errors import InvalidMoveError
 from .symmetry import placement_permutation
 
-__all__ = ["Move", "PIECE_NAMES", "PIECE_SIZES", "board"]
+__all__ = ["CellLike", "Move", "PIECE_NAMES", "PIECE_SIZES", "PieceLike", "board"]
+
+# A cell as the API takes it: a name (``"r15"``) or an index of the board (numpy's integers too).
+CellLike = Union[str, IntLike]
+# A piece: a Pentobi name (``"I6"``, ``"1"``) or an index 0..21 in ``PIECE_NAMES``.
+PieceLike = Union[str, IntLike]
 
 PIECE_NAMES: Tuple[str, ...] = tuple(_core.piece_names())
 PIECE_SIZES: Tuple[int, ...] = tuple(_core.piece_sizes())
@@ -26,7 +32,7 @@ def board(side: int = 9) -> "_core.Board":
     return _core.board(side)
 
 
-def piece_index(piece: Union[str, int]) -> int:
+def piece_index(piece: PieceLike) -> int:
     """Index 0..21 of a piece given by Pentobi name (``"I6"``, ``"1"``) or index."""
     if not isinstance(piece, (str, bool)) and hasattr(piece, "__index__"):  # int, numpy integers
         p = operator.index(piece)
@@ -39,7 +45,7 @@ def piece_index(piece: Union[str, int]) -> int:
 
 
 @lru_cache(maxsize=4)
-def _anchor_table(side: int):
+def _anchor_table(side: int) -> Dict[Tuple[int, int], Dict[int, int]]:
     """(piece, orientation) -> {anchor cell: placement id}. An orientation is a normalised form
     (least lattice a and b are 0); its first triangle placed on the anchor gives the placement."""
     b = _core.board(side)
@@ -55,7 +61,7 @@ def _anchor_table(side: int):
     return table
 
 
-def _lattice_xy(side: int, a: int, b: int, t: int):
+def _lattice_xy(side: int, a: int, b: int, t: int) -> Tuple[int, int]:
     # Inverse of the core's lattice map: y = -b, x = 2a + b + t + side - 1.
     return 2 * a + b + t + side - 1, -b
 
@@ -66,7 +72,7 @@ def _quoted(text: str, most: int = 40) -> str:
     return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text)} characters)"
 
 
-def _cell_sort_key(b, cell: int):
+def _cell_sort_key(b: "_core.Board", cell: int) -> Tuple[int, int]:
     x, y = b.cell_xy(cell)
     return (-y, x)  # a1, b1, ..., a2, ...: rows from the bottom, then left to right
 
@@ -83,7 +89,7 @@ class Move:
 
     __slots__ = ("_id", "_side")
 
-    def __init__(self, id: int, side: int = 9) -> None:
+    def __init__(self, id: IntLike, side: int = 9) -> None:
         b = board(side)
         if type(id) is not int:  # numpy integers; anything else an InvalidMoveError
             id = _args.integer("a placement id", id, 0, b.num_placements - 1, InvalidMoveError)
@@ -93,7 +99,7 @@ class Move:
         self._side = b.side  # a plain int, whatever integer type came in
 
     @classmethod
-    def from_id(cls, id: int, side: int = 9) -> "Move":
+    def from_id(cls, id: IntLike, side: int = 9) -> "Move":
         """The move of placement id ``id`` on the board of side ``side`` (9: big board, 8: inner);
         an integer (numpy's too), not a string or a float."""
         return cls(id, side)
@@ -126,7 +132,7 @@ class Move:
         return cls(pid, side)
 
     @classmethod
-    def from_cells(cls, cells: Iterable[Union[str, int]], side: int = 9) -> "Move":
+    def from_cells(cls, cells: Iterable[CellLike], side: int = 9) -> "Move":
         """From cell names or indices."""
         b = board(side)
         if isinstance(cells, str):
@@ -141,7 +147,7 @@ class Move:
         return cls.from_str(",".join(names), side)
 
     @classmethod
-    def from_piece(cls, piece: Union[str, int], orientation: int, cell: Union[str, int], side: int = 9) -> "Move":
+    def from_piece(cls, piece: PieceLike, orientation: int, cell: CellLike, side: int = 9) -> "Move":
         """A piece (name or index) in one of its orientations (0..n-1, see ``orientations``),
         with the orientation's reference triangle on ``cell``.
 
@@ -166,7 +172,7 @@ class Move:
         return cls(pid, side)
 
     @staticmethod
-    def orientations(piece: Union[str, int]) -> int:
+    def orientations(piece: PieceLike) -> int:
         """Number of distinct orientations of a piece."""
         return len(_core.piece_orientations(piece_index(piece)))
 

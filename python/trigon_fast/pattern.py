@@ -19,13 +19,20 @@ import operator
 from collections import Counter, abc
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _core
-from .move import PIECE_NAMES, Move, board, piece_index
+from ._args import IntLike
+from .move import PIECE_NAMES, CellLike, Move, PieceLike, board, piece_index
 from .solver import SolverError, _check_seconds
 
 __all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
+
+# A region: cells as names or indices, a comma-separated string of names, or a text picture.
+Region = Union[str, Iterable[CellLike]]
+# Pieces to place: names or indices (repeats allowed) as a list or a comma-separated string, or a
+# mapping piece -> copies.
+Pieces = Union[str, Iterable[PieceLike], Mapping[PieceLike, IntLike]]
 
 _FILLED = set("xX#*oO@")
 _MAX_COPIES = 486  # cells of the big board: no puzzle takes more copies of a piece
@@ -143,7 +150,7 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
                       f" ({b.width} x {b.height}){hint if fits_turned else ''}")
 
 
-def _region_cells(region, side: int) -> List[int]:
+def _region_cells(region: Region, side: int) -> List[int]:
     b = board(side)
     if isinstance(region, (list, tuple)) and region and all(type(c) is int for c in region):
         # The common case (indices, as parse_region returns them), checked in one pass of builtins.
@@ -174,7 +181,7 @@ def _region_cells(region, side: int) -> List[int]:
     return cells
 
 
-def _piece_counts(pieces) -> List[int]:
+def _piece_counts(pieces: Optional[Pieces]) -> List[int]:
     if pieces is None:
         return [1] * len(PIECE_NAMES)
     if isinstance(pieces, str):  # "V,P6,F,A6" (as the command line takes them), or one name
@@ -190,7 +197,7 @@ def _named_piece_counts(names: Tuple[str, ...]) -> Tuple[int, ...]:
     return tuple(_counts_of(names))
 
 
-def _counts_of(pieces) -> List[int]:
+def _counts_of(pieces: Union[Iterable[PieceLike], Mapping[PieceLike, IntLike]]) -> List[int]:
     if not isinstance(pieces, abc.Iterable):
         raise SolverError(f"pieces are a list of piece names or a mapping name -> count, not {type(pieces).__name__}")
     counts = [0] * len(PIECE_NAMES)
@@ -213,11 +220,11 @@ def _counts_of(pieces) -> List[int]:
     return counts
 
 
-def _check_switches(all_solutions, unique) -> Tuple[bool, bool]:
+def _check_switches(all_solutions: object, unique: object) -> Tuple[bool, bool]:
     return _args.flag("all_solutions", all_solutions, SolverError), _args.flag("unique", unique, SolverError)
 
 
-def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
+def _check_solve_options(time_limit: object, method: object, threads: object, max_solutions: object) -> int:
     """Checks the search options; returns ``max_solutions`` as an int."""
     _check_seconds(time_limit)
     if method not in ("auto", "frontier", "mrv"):
@@ -226,7 +233,7 @@ def _check_solve_options(time_limit, method, threads, max_solutions) -> int:
     return _args.integer("max_solutions", max_solutions, 0, _args.MAX_COUNT, SolverError)
 
 
-def _check_side(side) -> int:
+def _check_side(side: object) -> int:
     return _args.side(side, SolverError)
 
 
@@ -254,7 +261,7 @@ class PatternPuzzle:
 
     __slots__ = ("_prepared", "_cells", "_counts", "side")
 
-    def __init__(self, region: Union[str, Iterable[Union[int, str]]], pieces=None, *, side: int = 9):
+    def __init__(self, region: Region, pieces: Optional[Pieces] = None, *, side: int = 9) -> None:
         side = _check_side(side)
         self.side = side
         self._cells = _region_cells(region, side)
@@ -270,7 +277,7 @@ class PatternPuzzle:
         return list(self._cells)
 
     @property
-    def pieces(self) -> dict:
+    def pieces(self) -> Dict[str, int]:
         """Piece name -> copies to place."""
         return {PIECE_NAMES[p]: n for p, n in enumerate(self._counts) if n}
 
@@ -300,7 +307,7 @@ class PatternPuzzle:
         return f"PatternPuzzle({self._cells!r}, pieces={self.pieces!r}, side={self.side})"
 
 
-def solve_pattern(region: Union[str, Iterable[Union[int, str]]], pieces=None, all_solutions: bool = False, *,
+def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions: bool = False, *,
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
                   side: int = 9, threads: int = 1, method: str = "auto") -> PatternResult:
     """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)

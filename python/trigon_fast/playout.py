@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Type
 
 from . import _args, _core
 from .game import Game
@@ -11,7 +11,7 @@ from .variants import Variant
 __all__ = ["random_game", "random_games_stats"]
 
 
-def start_variant(variant: Optional[Variant], start: Optional[Game], error=ValueError) -> Variant:
+def start_variant(variant: Optional[Variant], start: Optional[Game], error: Type[ValueError] = ValueError) -> Variant:
     """The variant of a run given a variant, a start game, both (they must agree) or neither."""
     if start is not None:
         if not isinstance(start, Game):

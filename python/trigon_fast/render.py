@@ -19,14 +19,19 @@ from __future__ import annotations
 import html
 import math
 import operator
+import os
 from functools import lru_cache
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _args, _core
-from .move import PIECE_NAMES, Move, board
-from .variants import Colour
+from .move import PIECE_NAMES, CellLike, Move, board
+from .variants import Colour, ColourLike
+
+if TYPE_CHECKING:  # (game and solver import this module when they draw themselves)
+    from .game import Game
+    from .solver import Solution
 
 __all__ = [
     "PALETTES",
@@ -114,7 +119,7 @@ def _column_name(x: int) -> str:
     return (chr(ord("a") + x // 26 - 1) if x >= 26 else "") + chr(ord("a") + x % 26)
 
 
-def _cell_index(b, key: Union[str, int], what: str = "label") -> int:
+def _cell_index(b: "_core.Board", key: CellLike, what: str = "label") -> int:
     if isinstance(key, str):
         c = b.parse_cell(key.strip())
         if c < 0:
@@ -138,7 +143,7 @@ def _label_text(v: object) -> str:
     return str(v)
 
 
-def _board_svg(side: int, occupancy: Sequence[int], *, outline_cells: Sequence[Sequence[int]] = (),
+def _board_svg(side: int, occupancy: Union[Sequence[int], np.ndarray], *, outline_cells: Sequence[Sequence[int]] = (),
                labels: Optional[Dict[int, str]] = None, palette: str = "default", cell: float = 24.0,
                coordinates: bool = True, caption: Optional[str] = None,
                highlight_cells: Iterable[int] = (), piece_cells: Sequence[Sequence[int]] = (),
@@ -250,11 +255,11 @@ def _board_svg(side: int, occupancy: Sequence[int], *, outline_cells: Sequence[S
     return "\n".join(out) + "\n"
 
 
-def _labels_for(b, labels: Optional[LabelMap]) -> Dict[int, str]:
+def _labels_for(b: "_core.Board", labels: Optional[LabelMap]) -> Dict[int, str]:
     return {_cell_index(b, k): _label_text(v) for k, v in (labels or {}).items()}
 
 
-def _move_number_labels(game) -> Dict[int, str]:
+def _move_number_labels(game: Game) -> Dict[int, str]:
     """Each move's number (1-based, in play order) on its piece's cell nearest its centre; a
     record's setup placements are not moves and carry no number."""
     b = game.board
@@ -269,9 +274,9 @@ def _move_number_labels(game) -> Dict[int, str]:
     return out
 
 
-def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates: bool = True,
+def game_svg(game: Game, *, palette: str = "default", cell: float = 24.0, coordinates: bool = True,
              last_move: bool = True, move_numbers: bool = False, labels: Optional[LabelMap] = None,
-             caption: Optional[str] = None, highlight: Optional[Iterable[Union[str, int]]] = None,
+             caption: Optional[str] = None, highlight: Optional[Iterable[CellLike]] = None,
              candidates: Iterable[Move] = ()) -> str:
     """SVG of a game's position.
 
@@ -295,7 +300,8 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
         if highlight.shape != (b.num_cells,):
             raise ValueError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
         highlight = np.flatnonzero(highlight)
-    hl = [_cell_index(b, c if isinstance(c, str) else int(c), "highlight") for c in highlight] if highlight is not None else []
+    # Each a name or an index, as labels' cells: int() here would read 2.7 as cell 2.
+    hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight is not None else []
     ghosts = []
     for m in candidates:
         if not isinstance(m, Move) or m.side != game.variant.side:
@@ -309,7 +315,7 @@ def game_svg(game, *, palette: str = "default", cell: float = 24.0, coordinates:
                       ghost_cells=ghosts, ghost_fill=ghost_fill)
 
 
-def move_svg(move: Move, *, colour: int = 0, palette: str = "default", cell: float = 14.0,
+def move_svg(move: Move, *, colour: ColourLike = 0, palette: str = "default", cell: float = 14.0,
              coordinates: bool = True) -> str:
     """SVG of a move on the empty board: its piece in ``colour``, outlined, with its cells named
     in the caption."""
@@ -334,7 +340,7 @@ def _piece_shape(piece: int) -> Tuple[Tuple[int, int, bool], ...]:
     return tuple((x - mx, y - my, up) for x, y, up in cells)
 
 
-def pieces_left_svg(game, *, palette: str = "default", cell: float = 12.0) -> str:
+def pieces_left_svg(game: Game, *, palette: str = "default", cell: float = 12.0) -> str:
     """SVG of every colour's 22 pieces: those still to place filled, the placed ones as faint
     outlines; one row per colour in the game, with its score."""
     fills = _palette(palette)
@@ -378,7 +384,7 @@ def pieces_left_svg(game, *, palette: str = "default", cell: float = 12.0) -> st
     return "\n".join(out) + "\n"
 
 
-def solution_svg(solution, **options) -> str:
+def solution_svg(solution: Solution, **options: Any) -> str:
     """SVG of a solver ``Solution`` (its ``game``), captioned with the score; options as
     :func:`game_svg` (move numbers on by default)."""
     game = solution.game
@@ -402,13 +408,13 @@ def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
-def write_svg(svg: str, path) -> None:
+def write_svg(svg: str, path: Union[str, "os.PathLike[str]"]) -> None:
     """Write an SVG picture to ``path`` (UTF-8 text)."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(svg)
 
 
-def write_png(svg: str, path, scale: float = 2.0) -> None:
+def write_png(svg: str, path: Union[str, "os.PathLike[str]"], scale: float = 2.0) -> None:
     """Write an SVG picture to ``path`` as PNG, ``scale`` times its size (needs CairoSVG: the
     ``png`` extra)."""
     data = svg_to_png(svg, scale)

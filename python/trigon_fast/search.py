@@ -151,7 +151,7 @@ def _json_floats(a: np.ndarray) -> List[Optional[float]]:
     return [_json_float(x) for x in a.tolist()]
 
 
-def _sides(game) -> List[int]:
+def _sides(game: Game) -> List[int]:
     side_of = [0, 0, 0, 0]
     for i, colours in enumerate(game.variant.players):
         for c in colours:
@@ -159,10 +159,10 @@ def _sides(game) -> List[int]:
     return side_of
 
 
-def _convert(raw, interrupted: bool, side: int, in_play: Sequence[bool]) -> Analysis:
+def _convert(raw: "_core.Analysis", interrupted: bool, side: int, in_play: Sequence[bool]) -> Analysis:
     mask = np.array(in_play, dtype=bool)
 
-    def per_colour(values, known=True) -> np.ndarray:
+    def per_colour(values: Sequence[float], known: bool = True) -> np.ndarray:
         a = np.array(values, dtype=np.float64)
         a[~mask] = np.nan
         if not known:
@@ -258,7 +258,8 @@ class Engine:
             return _args.integer(name, value, lo, hi)
         return _args.real(name, value, lo, hi)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Callable[[Dict[str, Any], str, Dict[str, Any]], "Engine"],
+                                  Tuple[Dict[str, Any], str, Dict[str, Any]]]:
         # copy, deepcopy and pickle (to a worker process) carry the settings, not the tree.
         return (_engine_from_settings, (self._defaults, self._playout, self._knobs))
 
@@ -281,7 +282,9 @@ class Engine:
         """Nodes in the engine's search tree now (it is kept between searches of one game)."""
         return int(self._searcher.nodes)
 
-    def _params(self, time, simulations, threads, seed, level, progress_every, progress_simulations, knobs=None):
+    def _params(self, time: Optional[float], simulations: Optional[int], threads: int, seed: int, level: Optional[int],
+                progress_every: Optional[float], progress_simulations: Optional[int],
+                knobs: Optional[Dict[str, Any]] = None) -> "_core.SearchParams":
         p = _core.SearchParams()
         if simulations is not None:
             simulations = _args.integer("simulations", simulations, 1, _args.MAX_COUNT)
@@ -307,7 +310,7 @@ class Engine:
             p.progress_every_simulations = _args.integer("callback_simulations", progress_simulations, 1, _args.MAX_COUNT)
         return p
 
-    def analyse(self, game, time: Optional[float] = None, simulations: Optional[int] = None,
+    def analyse(self, game: Game, time: Optional[float] = None, simulations: Optional[int] = None,
                 threads: Optional[int] = None, seed: Optional[int] = None, level: Optional[int] = None,
                 callback: Optional[Callable[[Analysis], Any]] = None, callback_every: Optional[float] = None,
                 callback_simulations: Optional[int] = None, **knobs: Any) -> Analysis:
@@ -343,16 +346,18 @@ class Engine:
         pos = game.position
         side = game.variant.side
         in_play = [bool(pos.in_play(c)) for c in range(4)]
-        progress = None
-        ctrl_c = []  # a Ctrl-C that landed in the callback: the search ends as on any other
+        progress: Optional[Callable[[_core.Analysis], None]] = None
+        ctrl_c: List[bool] = []  # a Ctrl-C that landed in the callback: the search ends as on any other
         if callback is not None:
-            def progress(raw) -> None:
+            def on_progress(raw: "_core.Analysis") -> None:
                 try:
                     if raw.best_move >= 0 and callback(_convert(raw, False, side, in_play)) is False:
                         self._searcher.stop()
                 except KeyboardInterrupt:
                     ctrl_c.append(True)
                     self._searcher.stop()
+
+            progress = on_progress
         try:
             with self._running:  # one search at a time on the tree: a second thread waits
                 raw, interrupted = self._searcher.run(pos, params, progress)
@@ -360,7 +365,7 @@ class Engine:
             raise GameOverError(str(e)) from None
         return _convert(raw, bool(interrupted) or bool(ctrl_c), side, in_play)
 
-    def best_move(self, game, **kwargs: Any) -> Move:
+    def best_move(self, game: Game, **kwargs: Any) -> Move:
         """The move the search chooses (same arguments as :meth:`analyse`)."""
         return self.analyse(game, **kwargs).best_move
 
@@ -369,7 +374,7 @@ def _engine_from_settings(defaults: Dict[str, Any], playout: str, knobs: Dict[st
     return Engine(**defaults, playout=playout, **knobs)
 
 
-def analyse(game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
+def analyse(game: Game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
             seed: int = 0, level: Optional[int] = None, callback: Optional[Callable[[Analysis], Any]] = None,
             **options: Any) -> Analysis:
     """Search a game's position with a fresh tree and return its :class:`Analysis`.
@@ -385,7 +390,7 @@ def analyse(game, time: Optional[float] = None, simulations: Optional[int] = Non
     return engine.analyse(game, time=time, simulations=simulations, level=level, callback=callback, **callback_opts)
 
 
-def best_move(game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
+def best_move(game: Game, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
               seed: int = 0, level: Optional[int] = None, **options: Any) -> Move:
     """The move a search of the game's position chooses (see :func:`analyse`)."""
     return analyse(game, time=time, simulations=simulations, threads=threads, seed=seed, level=level,

@@ -10,26 +10,30 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Set, Tuple,
+                    Union, overload)
 
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
-from .move import PIECE_NAMES, PIECE_SIZES, Move
-from .variants import Colour, Variant
+from .move import PIECE_NAMES, PIECE_SIZES, CellLike, Move
+from .variants import Colour, ColourLike, Colours, Variant
 
 __all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
 
-CellLike = Union[int, str]
+# Start cells of the solo solver: a mapping colour -> cell (or None: free), or one cell (or None)
+# per colour in play, in turn order.
+StartCells = Union[Mapping[ColourLike, Optional[CellLike]], Iterable[Optional[CellLike]]]
 
 
 class SolverError(TrigonError):
     """Bad solver input (colours, start cells, limits)."""
 
 
-def _check_seconds(time_limit) -> None:
+def _check_seconds(time_limit: object) -> None:
     _args.seconds("time_limit", time_limit, SolverError)
 
 
@@ -78,7 +82,7 @@ class Solution:
         :func:`iter_solutions` mean by distinct)."""
         return _core.layout_key(self.game.position)
 
-    def to_blksgf(self, path=None, **kwargs) -> str:
+    def to_blksgf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None, **kwargs: Any) -> str:
         """The solution as a blksgf record (see ``Game.to_blksgf``)."""
         return self.game.to_blksgf(path, **kwargs)
 
@@ -101,7 +105,7 @@ class Solution:
         return f"{self.game}\nsolo: {head}, total score {self.total_score}, {self.stats.seconds:.3f} s"
 
 
-def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours) -> Variant:
+def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours: Optional[Colours]) -> Variant:
     alternate_rule = _args.flag("alternate_rule", alternate_rule, SolverError)
     if variant is None:
         return Variant.solo(colours=colours, alternate_rule=alternate_rule)
@@ -116,7 +120,7 @@ def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours) 
     return variant
 
 
-def _cell_index(board, cell: CellLike) -> int:
+def _cell_index(board: "_core.Board", cell: CellLike) -> int:
     if isinstance(cell, str):
         idx = board.parse_cell(cell)
         if idx < 0:
@@ -125,14 +129,15 @@ def _cell_index(board, cell: CellLike) -> int:
     return _args.integer("a start cell index", cell, 0, board.num_cells - 1, SolverError)
 
 
-def _parse_colour(c) -> int:
+def _parse_colour(c: ColourLike) -> int:
     try:
         return int(Colour.parse(c))
     except ValueError as e:
         raise SolverError(str(e)) from None
 
 
-def _resolve_start_cells(board, colours: Sequence[Colour], start_cells) -> List[int]:
+def _resolve_start_cells(board: "_core.Board", colours: Sequence[Colour],
+                         start_cells: Optional[StartCells]) -> List[int]:
     fixed = [-1] * 4
     if start_cells is None:
         return fixed
@@ -188,19 +193,19 @@ def _finished(game: Game) -> Solution:
 
 
 @overload
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
-               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
-               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+               start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
+               time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
                count: Literal[1] = 1, triangle_last: bool = True, restart_nodes: int = 0) -> Solution: ...
 @overload
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
-               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
-               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+               start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
+               time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
                count: int, triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]: ...
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Any = None,
-               start_cells: Any = None, game: Optional[Game] = None, seed: int = 0, time_limit: float = 60.0,
-               threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None, count: int = 1,
-               triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]:
+def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+               start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
+               time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
+               count: int = 1, triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]:
     """Solve the solo puzzle: a complete legal game in which every colour in play places all 22
     pieces, the single triangle last (+20 each) unless ``triangle_last=False``.
 
@@ -247,13 +252,16 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
         if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
             raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
 
-    cb = None
+    cb: Optional[Callable[[Dict[str, Any]], bool]] = None
     if callback is not None:
         if not callable(callback):
             raise SolverError(f"callback must be callable, not {callback!r}")
 
-        def cb(d):  # adapts the C++ dict to SolveStats; only False stops it (as analyse's callback)
+        # The C++ dict as SolveStats; only False stops it (as analyse's callback).
+        def adapted(d: Dict[str, Any]) -> bool:
             return callback(_stats(d)) is not False
+
+        cb = adapted
 
     if base.is_over:  # nothing to search: the game as it stands is the answer
         done = _finished(base)
@@ -278,8 +286,9 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     return sols if sols else [_build(base, out["best"], stats, interrupted)]
 
 
-def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours=None,
-                   start_cells=None, game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
+def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = False,
+                   colours: Optional[Colours] = None, start_cells: Optional[StartCells] = None,
+                   game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
                    threads: int = 1, batch: int = 16, triangle_last: bool = True) -> "SolutionIterator":
     """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
     every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
@@ -328,7 +337,7 @@ class SolutionIterator(Iterator[Solution]):
     nothing, so the solutions alone cannot tell); ``found`` counts the solutions yielded so far.
     """
 
-    def __init__(self, options: dict, seed: int, time_limit: Optional[float], batch: int) -> None:
+    def __init__(self, options: Dict[str, Any], seed: int, time_limit: Optional[float], batch: int) -> None:
         self.interrupted = False
         self.found = 0
         self._options, self._seed, self._batch = options, seed, batch
@@ -350,7 +359,7 @@ class SolutionIterator(Iterator[Solution]):
         return f"<SolutionIterator {self.found} found{state}>"
 
     def _solutions(self) -> Iterator[Solution]:
-        seen = set()
+        seen: Set[bytes] = set()
         stale_rounds = 0  # rounds in a row whose complete solutions were all yielded before
         for round_ in itertools.count():
             limit = 60.0 if self._deadline is None else self._deadline - time.monotonic()

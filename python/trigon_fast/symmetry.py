@@ -33,8 +33,10 @@ from functools import lru_cache
 from typing import List, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _args, _core
+from ._args import IntLike
 from .errors import TrigonError
 
 __all__ = ["NUM_SYMMETRIES", "cell_permutation", "placement_permutation", "inverse", "transform_cells",
@@ -43,12 +45,12 @@ __all__ = ["NUM_SYMMETRIES", "cell_permutation", "placement_permutation", "inver
 NUM_SYMMETRIES = 12
 
 
-def check(k) -> int:
+def check(k: IntLike) -> int:
     """``k`` as a symmetry index 0..11 (a ``TrigonError`` otherwise)."""
     return _args.integer("symmetry", k, 0, NUM_SYMMETRIES - 1, TrigonError)
 
 
-def _side(side) -> int:
+def _side(side: IntLike) -> int:
     return _args.side(side, TrigonError)
 
 
@@ -83,7 +85,7 @@ def inverse(k: int) -> int:
     return (6 - k) % 6 if k < 6 else k
 
 
-def _transform(array, perm: np.ndarray, axis: int, what: str) -> np.ndarray:
+def _transform(array: npt.ArrayLike, perm: np.ndarray, axis: int, what: str) -> np.ndarray:
     a = np.asarray(array)
     axis = _args.integer("axis", axis, -a.ndim, a.ndim - 1, TrigonError) if a.ndim else 0
     if a.ndim == 0 or a.shape[axis] != perm.shape[0]:
@@ -96,13 +98,13 @@ def _transform(array, perm: np.ndarray, axis: int, what: str) -> np.ndarray:
     return out
 
 
-def transform_cells(array, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
+def transform_cells(array: npt.ArrayLike, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
     """A new array, ``array`` moved with the board by symmetry ``k`` (one entry per cell along
     ``axis``): the entry of cell ``i`` goes to cell ``cell_permutation(k)[i]``."""
     return _transform(array, cell_permutation(k, side), axis, "cell")
 
 
-def transform_placements(array, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
+def transform_placements(array: npt.ArrayLike, k: int, side: int = 9, axis: int = -1) -> np.ndarray:
     """A new array, ``array`` moved with the board by symmetry ``k`` (one entry per placement id
     along ``axis``: legal-move masks, policy vectors), as :func:`transform_cells` does for cells."""
     return _transform(array, placement_permutation(k, side), axis, "placement")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import ClassVar, Optional, Tuple
+from typing import ClassVar, Iterable, Optional, Tuple, Union, cast
 
 from . import _args
 
-__all__ = ["Colour", "StartRule", "Variant"]
+__all__ = ["Colour", "ColourLike", "Colours", "StartRule", "Variant"]
 
 
 class Colour(enum.IntEnum):
@@ -31,7 +31,7 @@ class Colour(enum.IntEnum):
         return format(str(self), spec)
 
     @classmethod
-    def parse(cls, value) -> "Colour":
+    def parse(cls, value: ColourLike) -> "Colour":
         """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case).
 
         Anything else is a ``ValueError`` naming the value.
@@ -50,6 +50,13 @@ class Colour(enum.IntEnum):
     def gtp(self) -> str:
         """Pentobi's name for the colour in commands and records: 1..4."""
         return str(self.value + 1)
+
+
+# A colour as every function of the API takes it: a ``Colour``, an index 0..3 (numpy's too) or a
+# name (``"red"``, any case); ``Colour.parse`` reads it.
+ColourLike = Union[Colour, str, _args.IntLike]
+# One colour or several (``colours=`` of the solvers and of ``Variant.solo``).
+Colours = Union[ColourLike, Iterable[ColourLike]]
 
 
 class StartRule(enum.IntEnum):
@@ -116,14 +123,19 @@ class Variant:
             object.__setattr__(self, "pentobi_compatible", False)
 
     @classmethod
-    def solo(cls, colours=None, side: int = 9, alternate_rule: bool = False) -> "Variant":
+    def solo(cls, colours: Optional[Colours] = None, side: int = 9, alternate_rule: bool = False) -> "Variant":
         """A solitaire game of the given colours (default: all four on the big board).
 
         ``colours``: one colour or several, each a ``Colour``, an index or a name."""
+        chosen: Optional[Tuple[ColourLike, ...]] = None
         if colours is not None:
-            single = isinstance(colours, str) or not hasattr(colours, "__iter__")  # a name, a Colour or an index
-            colours = (colours,) if single else tuple(colours)
-        return cls("solo", alternate_rule=alternate_rule, colours_override=colours, side_override=side)
+            if isinstance(colours, str) or not hasattr(colours, "__iter__"):  # a name, a Colour or an index
+                chosen = (colours,)
+            else:
+                chosen = tuple(cast(Iterable[ColourLike], colours))
+        # (the fields hold indices: __post_init__ reads each colour given with Colour.parse)
+        return cls("solo", alternate_rule=alternate_rule, colours_override=chosen,  # type: ignore[arg-type]
+                   side_override=side)
 
     def with_alternate_rule(self, on: bool = True) -> "Variant":
         """The same variant with the alternate rule switched on (or off)."""
@@ -162,7 +174,7 @@ class Variant:
             return (self.colours,)
         return tuple((c,) for c in self.colours)
 
-    def player_of(self, colour: int) -> int:
+    def player_of(self, colour: ColourLike) -> int:
         """Index in ``players`` of the side that plays ``colour`` (a ``Colour``, an index or a
         name)."""
         c = Colour.parse(colour)

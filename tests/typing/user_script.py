@@ -62,6 +62,38 @@ def main() -> None:
     pattern: tf.PatternResult = tf.solve_pattern("xxx....xxx", pieces={"2": 2, "1": 2}, all_solutions=True)
     assert pattern.count == 4
 
+    # Arguments as the functions take them (and as the docs write them): colours as names,
+    # indices or Colours, one or several; cells as names or indices; numpy integers.
+    game.play(np.argmax(game.legal_mask()))  # a policy's pick: a numpy integer as a placement id
+    left: List[str] = game.pieces_left("red")
+    assert len(left) == 22 and game.score(np.int64(0)) < 0 and len(game.legal_moves_of("green")) > 0
+    one: tf.Move = tf.Move.from_piece(tf.PIECE_NAMES.index("1"), 0, "r15")
+    assert tf.Move.from_cells([np.int16(c) for c in one.cell_indices]) == one
+    assert tf.Variant.solo(["blue", 2, tf.Colour.GREEN]).colours == (tf.Colour.BLUE, tf.Colour.RED, tf.Colour.GREEN)
+    finished = tf.random_game(tf.Variant.FOUR_PLAYER, seed=0)
+    some: tf.PlaceAllResult = tf.can_place_all(finished, colours=["blue", tf.Colour.RED], time_limit=5)
+    assert some.answer is not True and tf.can_place_all(finished, colours="green", time_limit=5).answer is not True
+    red: tf.Solution = tf.solve_solo(tf.Variant.solo("red"), start_cells={"red": "r15"}, seed=0, time_limit=10)
+    assert red.complete
+    hexagon = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+    drawn: tf.PatternResult = tf.solve_pattern(hexagon, pieces={"V": 1, "P6": 1, "F": 1, "A6": 1})
+    assert drawn.count == 1
+    region: List[int] = tf.parse_region(hexagon)
+    puzzle = tf.PatternPuzzle(np.array(region), pieces="V,P6,F,A6")
+    assert puzzle.solve(all_solutions=True, unique=True).count == 2
+
+    # Symmetries of arrays (numpy's or lists) and pictures.
+    turned: np.ndarray = tf.symmetry.transform_cells(game.occupancy(), 3)
+    assert np.array_equal(turned, game.transform(3).occupancy())
+    masks: np.ndarray = tf.symmetry.transform_placements([game.legal_mask()], 1, axis=1)
+    assert np.array_equal(masks[0], game.transform(1).legal_mask())
+    assert tf.symmetry.inverse(1) == 5 and tf.symmetry.cell_permutation(6).shape == (game.board.num_cells,)
+    svg: str = tf.render.game_svg(game, labels={"r15": 0.5, "a9": "a"}, highlight=["a9", 5], caption="typed",
+                                  candidates=list(game.legal_moves)[:2])
+    svg += tf.render.game_svg(game, highlight=game.occupancy() < 0) + tf.render.move_svg(one, colour="red")
+    svg += tf.render.pieces_left_svg(game) + tf.render.solution_svg(red, cell=8.0)
+    assert svg.count("<svg") == 5
+
 
 if __name__ == "__main__":
     main()
