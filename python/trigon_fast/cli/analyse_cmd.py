@@ -50,7 +50,8 @@ def _final_value(game: Game, colour: int) -> float:
 @click.option("--threads", type=click.IntRange(1, _args.MAX_THREADS), default=1, show_default=True, help="Search threads.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Search seed (one thread: same seed, same result).")
 @click.option("--mistake", type=FiniteRange(0, 1), default=0.1, show_default=True, help="Drop of the mover's value (0..1) that counts as a mistake.")
-def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, time_s, threads, seed, mistake):
+def analyse_cmd(record: str, move_number: Optional[int], as_json: bool, plot_path: Optional[str], svg_path: Optional[str],
+                simulations: int, time_s: Optional[float], threads: int, seed: int, mistake: float) -> None:
     """The engine's view of one position or of every move of a game: best move, values,
     mistakes (moves after which the mover's value fell by more than --mistake).
 
@@ -65,7 +66,7 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
     if move_number is not None and plot_path:
         raise click.UsageError("--plot draws a whole game; leave out --move")
     game = read_game(record)
-    limits = dict(simulations=None if time_s else simulations, time=time_s, threads=threads, seed=seed)
+    limits: Dict[str, Any] = dict(simulations=None if time_s else simulations, time=time_s, threads=threads, seed=seed)
 
     def analyse(g: Game) -> search.Analysis:
         return search.analyse(g, **limits)
@@ -75,10 +76,11 @@ def analyse_cmd(record, move_number, as_json, plot_path, svg_path, simulations, 
         if g.is_over:
             raise click.ClickException(f"the game is over after move {move_number}: nothing to analyse")
         a = analyse(g)
-        report = {"move_number": move_number, "to_move": colour_name(int(g._turn_now())),
-                  "best": str(a.best_move), "interrupted": bool(a.interrupted),
-                  "values": {colour_name(c): _json_num(a.value[int(c)]) for c in g.variant.colours},
-                  "moves": _top_moves(a, 10)}
+        report: Dict[str, Any] = {
+            "move_number": move_number, "to_move": colour_name(int(g._turn_now())),
+            "best": str(a.best_move), "interrupted": bool(a.interrupted),
+            "values": {colour_name(c): _json_num(a.value[int(c)]) for c in g.variant.colours},
+            "moves": _top_moves(a, 10)}
         if as_json:
             click.echo(json.dumps(report, indent=2))
         else:

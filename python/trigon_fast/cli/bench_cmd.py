@@ -18,7 +18,7 @@ from .group import main
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="Random playouts to time.")
 @click.option("--simulations", type=click.IntRange(min=1), default=2000, show_default=True, help="Search simulations to time.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_cmd(games, simulations, as_json):
+def bench_cmd(games: int, simulations: int, as_json: bool) -> None:
     """The headline numbers in one short run: move table build, legal-move generation (mean
     over 4 positions), random playouts, and search simulations per second on one and two
     threads (searches of --simulations each). A quick check of a machine: the README's figures

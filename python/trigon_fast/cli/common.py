@@ -32,7 +32,7 @@ class FiniteRange(click.FloatRange):
     """click's FloatRange that also refuses NaN and infinities (NaN passes every comparison of a
     range: a time limit of nan would never run out)."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
         v = super().convert(value, param, ctx)
         if not math.isfinite(v):
             self.fail(f"{value!r} is not a finite number", param, ctx)
@@ -48,7 +48,7 @@ class OutputFile(click.Path):
         super().__init__(dir_okay=False)
         self.picture = picture
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
         path = super().convert(value, param, ctx)
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
@@ -134,7 +134,7 @@ def write_picture(svg: str, path: str) -> None:
         render.write_svg(svg, path)
 
 
-def progress(**kw):
+def progress(**kw: Any) -> Any:
     from tqdm import tqdm
 
     kw.setdefault("file", sys.stderr)

@@ -48,7 +48,8 @@ def _answer_word(r: exact.PlaceAllResult) -> str:
 @click.option("--svg", "svg_path", type=OutputFile(picture=True),
               help="Draw the witness or best layout (SVG, or PNG by suffix).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def exact_cmd(record, move_number, colours, with_max, time_limit, node_limit, threads, exhaustive, out, svg_path, as_json):
+def exact_cmd(record: str, move_number: Optional[int], colours: str, with_max: bool, time_limit: float, node_limit: int,
+              threads: int, exhaustive: bool, out: Optional[str], svg_path: Optional[str], as_json: bool) -> None:
     """Can every piece the colours asked have left still be placed if the other colours place
     nothing more? A proven yes (with a witness layout), a proven no (by exhaustive search), or
     not proven within the time limit (with the best layout found). Exact for endgames of about

@@ -4,7 +4,7 @@ errors a user can cause end as one line instead of a traceback."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Optional, Sequence
 
 import click
 
@@ -25,7 +25,8 @@ class _TrigonGroup(click.Group):
         except (TrigonError, ValueError, OSError, ImportError) as e:
             raise click.ClickException(one_line(e)) from None
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(self, args: Optional[Sequence[str]] = None, prog_name: Optional[str] = None,
+             complete_var: Optional[str] = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:

@@ -61,7 +61,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--max-moves", type=int, default=None, hidden=True, help="Cut games short (tests).")
-def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as_json, max_moves):
+def match_cmd(engines: Tuple[str, ...], games: int, variant: str, alternate: bool, pentobi_starts: bool,
+              jobs: Optional[int], seed: int, as_json: bool, max_moves: Optional[int]) -> None:
     """Engine settings against each other over many games, in parallel; seats rotate from game
     to game so every engine plays every seat.
 
@@ -79,7 +80,7 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
         Engine(s)  # a bad spec fails here, before any worker starts
     jobs = min(jobs or os.cpu_count() or 1, games)  # (no more workers than games)
     tasks = [(i, v.kind, alternate, pentobi_starts, list(engines), seed, max_moves) for i in range(games)]
-    results = []
+    results: List[Dict[str, Any]] = []
     with progress(total=games, desc="games", unit="game") as bar:
         if jobs == 1:
             for t in tasks:
@@ -97,7 +98,7 @@ def match_cmd(engines, games, variant, alternate, pentobi_starts, jobs, seed, as
                 raise
             finally:
                 pool.join()
-    table = []
+    table: List[Dict[str, Any]] = []
     for e in range(len(engines)):
         wins, score_sum, seats = 0.0, 0, 0
         for r in results:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Sequence
+from typing import Optional, Sequence
 
 import click
 
@@ -42,7 +42,8 @@ Commands:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True)
 @click.option("--save", "save_path", type=OutputFile(), help="Save the game as a .blksgf record when it ends.")
 @click.option("--max-moves", type=int, default=None, hidden=True, help="Stop after this many placements (tests).")
-def play_cmd(variant, alternate, pentobi_starts, engine_colours, opponent, level, seed, save_path, max_moves):
+def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours: Optional[str], opponent: Optional[str],
+             level: int, seed: int, save_path: Optional[str], max_moves: Optional[int]) -> None:
     """Play a game in the terminal against the engine.
 
     \b

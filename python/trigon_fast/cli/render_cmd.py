@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import click
 
 from .. import render
@@ -20,7 +22,8 @@ from .group import main
 @click.option("--palette", type=click.Choice(["default", "colourblind", "colorblind"]), default="default", show_default=True)
 @click.option("--move-numbers/--no-move-numbers", default=False, help="Write each piece's move number on it.")
 @click.option("--cell", type=FiniteRange(4, 200), default=24.0, show_default=True, help="Triangle edge in pixels.")
-def render_cmd(record, svg_path, png_path, move_number, pieces_path, palette, move_numbers, cell):
+def render_cmd(record: str, svg_path: Optional[str], png_path: Optional[str], move_number: Optional[int],
+               pieces_path: Optional[str], palette: str, move_numbers: bool, cell: float) -> None:
     """Draw the position of a game record.
 
     \b

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import List
+from typing import Any, Dict, List, Optional, TextIO
 
 import click
 
 from .. import _args, render, solver
+from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, board, piece_index
 from ..pattern import PatternPuzzle
 from ..variants import Variant
@@ -34,7 +35,9 @@ from .group import main
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="Distinct solutions to find (up to the board's symmetries and colour renaming) within the time limit.")
 @click.option("--out-dir", type=click.Path(file_okay=False), help="Save each solution as DIR/solution-NNNN.blksgf (with --count, several).")
-def solve_cmd(colours, side, alternate, start, time_limit, seed, threads, out, svg_path, palette, count, out_dir):
+def solve_cmd(colours: str, side: str, alternate: bool, start: Optional[str], time_limit: float, seed: int,
+              threads: int, out: Optional[str], svg_path: Optional[str], palette: str, count: int,
+              out_dir: Optional[str]) -> None:
     """Solve the solo puzzle: place every piece of every colour, single triangle last.
 
     \b
@@ -59,7 +62,7 @@ def solve_cmd(colours, side, alternate, start, time_limit, seed, threads, out, s
     started = time.monotonic()
     done = threading.Event()
 
-    def tick(bar) -> None:
+    def tick(bar: Any) -> None:
         while not done.wait(0.2):
             bar.n = min(time_limit, round(time.monotonic() - started, 1))
             bar.refresh()
@@ -96,12 +99,12 @@ def solve_cmd(colours, side, alternate, start, time_limit, seed, threads, out, s
         interrupted_exit("the best layout found so far is shown")
 
 
-def _start_cells(text, variant: Variant):
+def _start_cells(text: Optional[str], variant: Variant) -> Optional[Dict[int, str]]:
     """``--start blue=r15,red=r4``: a mapping colour -> cell for the solver, checked now (an
     argument mistake, not a failure after the search)."""
     if text is None:
         return None
-    starts = {}
+    starts: Dict[int, str] = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
         name, eq, cell = item.partition("=")
         if not eq:
@@ -117,7 +120,8 @@ def _start_cells(text, variant: Variant):
     return starts
 
 
-def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_limit: float, threads: int) -> None:
+def _solve_many(variant: Variant, starts: Optional[Dict[int, str]], count: int, out_dir: Optional[str], seed: int,
+                time_limit: float, threads: int) -> None:
     """``--count``: distinct solutions streamed by iter_solutions, each saved as it comes."""
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
@@ -148,7 +152,7 @@ def _solve_many(variant: Variant, starts, count: int, out_dir, seed: int, time_l
         interrupted_exit(f"{len(found)} of {count} solutions found")
 
 
-def _save(game, path: str) -> None:
+def _save(game: Game, path: str) -> None:
     """Write a record whole or not at all: Ctrl-C while writing leaves no half file."""
     text = game.to_blksgf()
     try:
@@ -171,7 +175,8 @@ def _save(game, path: str) -> None:
 @click.option("--threads", type=click.IntRange(min=1, max=_args.MAX_EXACT_THREADS), default=1, show_default=True,
               help="Threads (when counting without drawing).")
 @click.option("--side", type=click.Choice(["9", "8"]), default="9", show_default=True, help="Board side.")
-def pattern_cmd(picture, pieces, count_all, unique, show, time_limit, threads, side):
+def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique: bool, show: int, time_limit: float,
+                threads: int, side: str) -> None:
     """Cover the cells of a text PICTURE (a file, or - for standard input) exactly with pieces.
 
     The picture has one character per triangle, x # * o @ filled, rows top to bottom, as
