@@ -186,7 +186,7 @@ def _game_record(variant: Variant, moves: IntSequence, colours: IntSequence, sco
     ps = [sum(int(scores[int(c)]) for c in cs) for cs in variant.players]
     best = max(ps)
     return {
-        "moves": [str(Move(int(m), side)) for m in moves],
+        "moves": [str(Move._trusted(m, side)) for m in np.asarray(moves).tolist()],  # (ids the core played)
         "colours": [int(c) for c in colours],
         "scores": sc,
         "player_scores": ps,

@@ -94,7 +94,7 @@ class LegalMoves:
 
     def __iter__(self) -> Iterator[Move]:
         side = self._game.variant.side
-        return (Move(int(i), side) for i in self.ids)
+        return iter([Move._trusted(i, side) for i in self.ids.tolist()])
 
     def __contains__(self, move: object) -> bool:
         try:
@@ -337,7 +337,7 @@ class Game:
                 raise IllegalMoveError(f"illegal move {Move(pid, side)}: {_core.illegal_reason(code)}")
             stack.append(pos.copy())
             pos.play(pid)
-            history.append((colours[c], Move(pid, side), False))
+            history.append((colours[c], Move._trusted(int(pid), side), False))
             self._version += 1
 
     @_exclusive

@@ -241,7 +241,7 @@ _COUNT_CAP = 2**63 - 1  # the core counts in 64 bits and stops there (pattern_co
 
 
 def _result(out: dict, cells: List[int], side: int) -> PatternResult:
-    sols = [[Move(int(i), side) for i in s] for s in out["solutions"]]
+    sols = [[Move._trusted(int(i), side) for i in s] for s in out["solutions"]]
     return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
                          impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
                          symmetries=out["symmetries"], interrupted=out["interrupted"], region=cells,
