@@ -19,12 +19,26 @@ import trigon_fast as tf
 OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 
+class _Annotation(str):
+    """An annotation as written in the source, shown without the quotes that postponed
+    annotations (``from __future__ import annotations``) would give it."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _plain(annotation):
+    return _Annotation(annotation.replace("'", "").replace('"', "")) if isinstance(annotation, str) else annotation
+
+
 def _sig(obj) -> str:
     try:
-        sig = str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return "(...)"
-    return re.sub(r"<function (\w+) at 0x[0-9a-f]+>", r"\1", sig)  # a default function's address changes
+    sig = sig.replace(parameters=[p.replace(annotation=_plain(p.annotation)) for p in sig.parameters.values()],
+                      return_annotation=_plain(sig.return_annotation))
+    return re.sub(r"<function (\w+) at 0x[0-9a-f]+>", r"\1", str(sig))  # a default function's address changes
 
 
 def _doc(obj) -> str:
