@@ -162,6 +162,41 @@ def test_fixed_start_cells_three_cases(ring):
         assert name in first.cells
 
 
+@pytest.mark.parametrize("variant, start_cells, rule", [
+    # The rulebook's two-player game: j7 is not opposite r15 (r4 is), so red cannot start there.
+    (tf.Variant.TWO_PLAYER, {"blue": "r15", "red": "j7"}, "opposite"),
+    # Yellow on j7 leaves green only z12, opposite; red there shuts green out.
+    (tf.Variant.TWO_PLAYER, {"yellow": "j7", "red": "z12"}, "opposite"),
+    # The three-player ring p14 x11 x6 p3 h6 h11: p3 is three steps from p14, not two.
+    (tf.Variant.THREE_PLAYER, {"blue": "p14", "yellow": "p3"}, "every other"),
+])
+def test_start_cells_the_start_rule_forbids_are_refused(variant, start_cells, rule):
+    # They used to be searched for the whole time limit and then dropped from the answer.
+    with pytest.raises(tf.SolverError, match=rule):
+        tf.solve_solo(variant, start_cells=start_cells, time_limit=30)
+    with pytest.raises(tf.SolverError, match=rule):
+        tf.iter_solutions(variant, start_cells=start_cells)
+
+
+def test_a_start_cell_already_covered_is_refused():
+    game = tf.Game(tf.Variant.FOUR_PLAYER, ["q15,r15,p16,q16,o17,p17"])  # blue covers r15
+    with pytest.raises(tf.SolverError, match="yellow=r15 cannot all be used"):
+        tf.solve_solo(game=game, start_cells={"yellow": "r15"}, time_limit=30)
+
+
+@pytest.mark.parametrize("variant, start_cells", [
+    (tf.Variant.TWO_PLAYER, {"blue": "r15", "red": "r4"}),
+    (tf.Variant.TWO_PLAYER, {"red": "j7"}),  # blue then has to start on z12
+    (tf.Variant.THREE_PLAYER, {"blue": "p14", "red": "h6"}),
+])
+def test_start_cells_the_start_rule_allows_are_kept(variant, start_cells):
+    sol = tf.solve_solo(variant, start_cells=start_cells, seed=0, time_limit=30)
+    assert sol.complete
+    for colour, name in start_cells.items():
+        first = next(m for c, m in sol.moves if c == tf.Colour.parse(colour))
+        assert name in first.cells
+
+
 def test_same_seed_same_answer():
     a = tf.solve_solo(seed=5, time_limit=30)
     b = tf.solve_solo(seed=5, time_limit=30)
@@ -234,45 +269,50 @@ def test_from_a_near_miss_repairs_the_best_layout(triangle_last):
     assert again.moves == sol.moves and again.stats.nodes == sol.stats.nodes
 
 
-def _impossible_variant_and_starts():
-    # Three-player start rule: once blue takes ring cell 0, yellow may only take ring cells 2 or 4.
-    board = tf.board(8)
-    return tf.Variant.THREE_PLAYER, [board.start_cells[0], board.start_cells[1], None]
+def _impossible_variant_and_game():
+    # A three-player game taken back to 40 moves: its colours cannot place every piece left (an
+    # exhaustive search proves it at once), but the solo solver searches to its time limit.
+    # (Start cells against the start rule served here until they were refused.)
+    g = tf.random_game(tf.Variant.THREE_PLAYER, 1)
+    while len(g.history) > 40:
+        g.undo()
+    assert tf.can_place_all(g, time_limit=10).answer is False
+    return g.variant, g
 
 
 def test_incomplete_returns_legal_finished_game():
-    v, starts = _impossible_variant_and_starts()
-    sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=0.3)
+    v, game = _impossible_variant_and_game()
+    sol = tf.solve_solo(game=game, seed=0, time_limit=0.3)
     assert not sol.complete
-    g = assert_valid(sol, v)
+    g = assert_valid(sol, v, game)
     assert sol.unplaced_triangles == sum(110 - sum(m.size for c2, m in g.history if c2 == c) for c in v.colours)
     assert sol.unplaced_triangles > 0
 
 
 def test_callback_sees_progress_and_can_stop():
-    v, starts = _impossible_variant_and_starts()
+    v, game = _impossible_variant_and_game()
     seen = []
 
     def cb(stats):
         seen.append(stats)
         return len(seen) < 2
 
-    sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=20, callback=cb)
+    sol = tf.solve_solo(game=game, seed=0, time_limit=20, callback=cb)
     assert len(seen) == 2 and seen[1].nodes >= seen[0].nodes > 0
     assert sol.stats.seconds < 10 and not sol.complete
 
 
 def test_ctrl_c_returns_best_so_far():
-    v, starts = _impossible_variant_and_starts()
+    v, game = _impossible_variant_and_game()
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        sol = tf.solve_solo(v, start_cells=starts, seed=0, time_limit=20)
+        sol = tf.solve_solo(game=game, seed=0, time_limit=20)
     finally:
         timer.cancel()
     assert sol.interrupted and not sol.complete
     assert sol.stats.seconds < 10
-    assert_valid(sol, v)
+    assert_valid(sol, v, game)
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -20,7 +20,7 @@ from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
 from .move import PIECE_NAMES, PIECE_SIZES, CellLike, Move
-from .variants import Colour, ColourLike, Colours, Variant
+from .variants import Colour, ColourLike, Colours, StartRule, Variant
 
 __all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
 
@@ -165,6 +165,43 @@ def _resolve_start_cells(board: "_core.Board", colours: Sequence[Colour],
     return fixed
 
 
+_START_RULE_TEXT = {
+    StartRule.ANY: "each colour starts on a free start cell",
+    StartRule.OPPOSITE: "a player's two colours start on opposite start cells",
+    StartRule.EVERY_OTHER: "the colours take every other start cell of the ring",
+}
+
+
+def _check_start_rule(base: Game, fixed: Sequence[int]) -> None:
+    """Refuse fixed start cells that the variant's start rule (or the position) cannot give
+    together: the search would only spend its time and then ignore them."""
+    if all(cell < 0 for cell in fixed):
+        return
+    side = base.variant.side
+    unstarted = [c for c in base.variant.colours if not base.position.started(int(c))]
+
+    def can_start(game: Game, rest: Sequence[Colour], pinned: Sequence[int]) -> bool:
+        # Each colour's first piece in turn, as the single triangle on a start cell: the start
+        # rule depends only on which start cell a first piece covers.
+        if not rest:
+            return True
+        c = rest[0]
+        for cell in [pinned[c]] if pinned[c] >= 0 else game.board.start_cells:
+            move = Move.from_cells([cell], side)
+            if game.check(move, c) is None:
+                after = game.copy()
+                after.play(move, c)
+                if can_start(after, rest[1:], pinned):
+                    return True
+        return False
+
+    if not can_start(base, unstarted, fixed) and can_start(base, unstarted, [-1] * 4):
+        given = ", ".join(f"{Colour(c).name.lower()}={base.board.cell_name(cell)}"
+                          for c, cell in enumerate(fixed) if cell >= 0)
+        raise SolverError(f"start cells {given} cannot all be used in {base.variant!r}: "
+                          f"{_START_RULE_TEXT[base.variant.start_rule]}")
+
+
 def _stats(d: dict) -> SolveStats:
     return SolveStats(nodes=int(d["nodes"]), seconds=float(d["seconds"]), restarts=int(d["restarts"]),
                       best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]))
@@ -212,7 +249,8 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     ``variant`` defaults to ``Variant.solo(colours, alternate_rule=...)`` (four colours, big board);
     ``Variant.THREE_PLAYER`` or ``Variant.solo(side=8)`` play on the inner board.
     ``start_cells``: ``None`` (free), a mapping colour -> cell, or one cell (or ``None``) per
-    colour in play, as names (``"r15"``) or indices. ``game``: continue from this game's
+    colour in play, as names (``"r15"``) or indices: free start cells that the variant's start
+    rule lets the colours take together (else a :class:`SolverError`). ``game``: continue from this game's
     position ("can every remaining piece still be placed?"); from a position the first thread
     also repairs the best partial layout between its restarts (the moves around a cell it leaves
     empty taken out, and a short exhaustive search placing every piece left from there: dense
@@ -251,6 +289,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     for c, cell in enumerate(fixed):
         if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
             raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
+    _check_start_rule(base, fixed)
 
     cb: Optional[Callable[[Dict[str, Any]], bool]] = None
     if callback is not None:
@@ -316,7 +355,7 @@ def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = 
     _args.flag("triangle_last", triangle_last, SolverError)
     if game is None:  # (from a game, solve_solo checks these against it in its first round)
         v = _resolve_variant(variant, alternate_rule, colours)
-        _resolve_start_cells(Game(v).board, v.colours, start_cells)
+        _check_start_rule(Game(v), _resolve_start_cells(Game(v).board, v.colours, start_cells))
     elif not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     return SolutionIterator(dict(variant=variant, alternate_rule=alternate_rule, colours=colours,
