@@ -243,9 +243,39 @@ def test_search_option_typos_get_a_hint():
         tf.Engine(exploraton=1.0)
 
 
+@pytest.mark.parametrize("make, name, where", [
+    (lambda: tf.Engine(callback_every=0.1), "callback_every", "Engine.analyse and best_move"),
+    (lambda: tf.Engine(callback=print), "callback", "Engine.analyse and best_move"),
+    (lambda: tf.Engine(callback_simulations=5), "callback_simulations", "Engine.analyse and best_move"),
+    (lambda: tf.Engine(simulations=5).analyse(tf.Game(), playout="sampled"), "playout", "Engine(playout=...)"),
+])
+def test_an_argument_given_to_the_wrong_call_says_where_it_goes(make, name, where):
+    # It used to read "unknown search option(s): callback_every; did you mean callback_every?".
+    with pytest.raises(ValueError) as info:
+        make()
+    assert name in str(info.value) and where in str(info.value)
+    assert "did you mean" not in str(info.value)
+
+
 def test_lattice_coordinates_out_of_range_are_refused_by_the_core():
     from trigon_fast import _core
 
     with pytest.raises(ValueError, match="lattice coordinates"):
         _core.canonical_key([(2**31 - 1, 2**31 - 1, 0), (0, 0, 1)])
     assert _core.canonical_key([(5, 7, 0)]) == _core.canonical_key([(0, 0, 0)])
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: tf.write_blksgf(x),
+    lambda x: tf.Record.from_game(x),
+    lambda x: batch.summarise_game(x),
+    lambda x: tf.render.game_svg(x),
+    lambda x: tf.render.pieces_left_svg(x),
+    lambda x: tf.render.solution_svg(x),
+])
+def test_another_type_where_a_game_goes_is_a_type_error(call):
+    # These raised AttributeError ('str' object has no attribute '__dict__' / 'board' / 'game');
+    # the README: "an argument of another type altogether ... is a TypeError".
+    for wrong in ("game.blksgf", None, tf.Variant.FOUR_PLAYER):
+        with pytest.raises(TypeError, match=type(wrong).__name__):
+            call(wrong)

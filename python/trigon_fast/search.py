@@ -224,7 +224,7 @@ class Engine:
 
     def __init__(self, time: Optional[float] = None, simulations: Optional[int] = None, threads: int = 1,
                  seed: int = 0, level: Optional[int] = None, playout: str = "uniform", **knobs: Any) -> None:
-        self._knobs = self._checked_knobs(knobs)
+        self._knobs = self._checked_knobs(knobs, per_search=False)
         self._defaults: Dict[str, Any] = dict(time=time, simulations=simulations, threads=threads, seed=seed, level=level)
         self._playout = playout
         self._params(time, simulations, threads, seed, level, None, None)  # bad defaults fail here, not later
@@ -234,9 +234,16 @@ class Engine:
         self._running = threading.RLock()
 
     @classmethod
-    def _checked_knobs(cls, knobs: Dict[str, Any]) -> Dict[str, Any]:
-        """The knobs checked: an unknown name is a ValueError with the likely intended one."""
+    def _checked_knobs(cls, knobs: Dict[str, Any], per_search: bool) -> Dict[str, Any]:
+        """The knobs checked: an unknown name is a ValueError with the likely intended one.
+        ``per_search``: the knobs of one search (``analyse``), else the engine's (``Engine()``)."""
         unknown = set(knobs) - set(cls._KNOBS)
+        # Arguments of the other call: the difflib hint would name the argument itself back.
+        misplaced = unknown & ({"playout"} if per_search else {"callback", "callback_every", "callback_simulations"})
+        if misplaced:
+            name = min(misplaced)
+            raise ValueError(f"{name} is set when the engine is made (Engine({name}=...)), not per search"
+                             if per_search else f"{name} is an argument of Engine.analyse and best_move, not of Engine()")
         if unknown:
             known = ["time", "simulations", "threads", "seed", "level", "playout", "callback", "callback_every",
                      "callback_simulations", *cls._KNOBS]
@@ -320,7 +327,7 @@ class Engine:
         simulations with the analysis so far (checked every 2 ms or so, so no more often than
         that); returning ``False`` stops the search. ``knobs`` (``exploration=`` ...) override
         the engine's for this search."""
-        knobs = {**self._knobs, **self._checked_knobs(knobs)}
+        knobs = {**self._knobs, **self._checked_knobs(knobs, per_search=True)}
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
         game = game.copy()  # (taken under its lock: another thread may play on while this searches)
