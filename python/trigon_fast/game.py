@@ -29,6 +29,10 @@ _COLOUR_CHARS = "BYRG"
 
 
 def _lock_of(game: "Game") -> threading.RLock:
+    # Its callers take a game from the user (records, batch): another type is a TypeError, as
+    # everywhere in the API, not an AttributeError from here.
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
     # Created on first use (setdefault is atomic), so games made with __new__ get one too.
     lock = game.__dict__.get("_lock")
     return lock if lock is not None else game.__dict__.setdefault("_lock", threading.RLock())

@@ -274,6 +274,14 @@ def _move_number_labels(game: Game) -> Dict[int, str]:
     return out
 
 
+def _check_game(game: object, function: str) -> None:
+    # Another type is a TypeError (as move_svg's), not an AttributeError from inside.
+    from .game import Game
+
+    if not isinstance(game, Game):
+        raise TypeError(f"{function} needs a Game, not {type(game).__name__}")
+
+
 def game_svg(game: Game, *, palette: str = "default", cell: float = 24.0, coordinates: bool = True,
              last_move: bool = True, move_numbers: bool = False, labels: Optional[LabelMap] = None,
              caption: Optional[str] = None, highlight: Optional[Iterable[CellLike]] = None,
@@ -288,6 +296,7 @@ def game_svg(game: Game, *, palette: str = "default", cell: float = 24.0, coordi
     ``candidates``: moves drawn as dashed, see-through pieces of the colour to move (e.g. the
     search's best moves).
     """
+    _check_game(game, "game_svg")
     b = game.board
     lab: Dict[int, str] = _move_number_labels(game) if move_numbers else {}
     lab.update(_labels_for(b, labels))
@@ -343,6 +352,7 @@ def _piece_shape(piece: int) -> Tuple[Tuple[int, int, bool], ...]:
 def pieces_left_svg(game: Game, *, palette: str = "default", cell: float = 12.0) -> str:
     """SVG of every colour's 22 pieces: those still to place filled, the placed ones as faint
     outlines; one row per colour in the game, with its score."""
+    _check_game(game, "pieces_left_svg")
     fills = _palette(palette)
     edge = _args.real("cell size", cell, 1.0, 1000.0)  # as the board's pictures check it
     h = edge * _SQRT3_2
@@ -387,7 +397,11 @@ def pieces_left_svg(game: Game, *, palette: str = "default", cell: float = 12.0)
 def solution_svg(solution: Solution, **options: Any) -> str:
     """SVG of a solver ``Solution`` (its ``game``), captioned with the score; options as
     :func:`game_svg` (move numbers on by default)."""
-    game = solution.game
+    from .game import Game
+
+    game = getattr(solution, "game", None)
+    if not isinstance(game, Game):
+        raise TypeError(f"solution_svg needs a Solution, not {type(solution).__name__}")
     options.setdefault("move_numbers", True)
     options.setdefault("last_move", False)
     if "caption" not in options:
