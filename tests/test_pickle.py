@@ -1,6 +1,7 @@
 """Games and results pickle (multiprocessing pools, ML pipelines, caches): a Game travels as its
 variant and what was done to it and comes back equal, undo stack included."""
 
+import copy
 import pickle
 import random
 
@@ -101,6 +102,16 @@ def test_results_pickle():
     b = batch.play_games(games=2, seed=3, start=g)
     b2 = pickle.loads(pickle.dumps(b))
     assert b2.game(1).position == b.game(1).position
+
+
+def test_a_prepared_pattern_puzzle_pickles_and_deep_copies():
+    # It raised TypeError (the core's prepared placements cannot be pickled), so it could not
+    # go to a process pool as the results of its solve do.
+    puzzle = tf.PatternPuzzle("  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n", pieces="V,P6,F,A6", side=8)
+    for other in (pickle.loads(pickle.dumps(puzzle)), copy.deepcopy(puzzle)):
+        assert (other.region, other.pieces, other.side) == (puzzle.region, puzzle.pieces, 8)
+        assert other.num_placements == puzzle.num_placements
+        assert other.solve(True).count == puzzle.solve(True).count
 
 
 def test_games_compare_by_position_not_history():

@@ -19,7 +19,7 @@ import operator
 from collections import Counter, abc
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _core
 from ._args import IntLike
@@ -253,7 +253,8 @@ class PatternPuzzle:
     them, checked, with every placement of the pieces inside the region found and put in the
     order the searches walk (what a dancing-links solver's matrix is). :meth:`solve` then
     searches it with any options, as often as wanted; a prepared puzzle never changes, so
-    several threads may solve it at once.
+    several threads may solve it at once. It pickles as its region and pieces (prepared again
+    on loading), so it can go to worker processes.
 
     ``impossible`` is the reason when preparing already showed there is no solution (area
     mismatch, a part no sum of the pieces fills, a cell no piece fits), else None.
@@ -305,6 +306,16 @@ class PatternPuzzle:
 
     def __repr__(self) -> str:
         return f"PatternPuzzle({self._cells!r}, pieces={self.pieces!r}, side={self.side})"
+
+    def __reduce__(self) -> Tuple[Callable[[List[int], Dict[str, int], int], "PatternPuzzle"],
+                                  Tuple[List[int], Dict[str, int], int]]:
+        # Pickles (to worker processes) and deep copies carry the puzzle, not the core's prepared
+        # placements, which cannot be pickled: the copy prepares them again.
+        return (_prepared_puzzle, (list(self._cells), self.pieces, self.side))
+
+
+def _prepared_puzzle(region: List[int], pieces: Dict[str, int], side: int) -> PatternPuzzle:
+    return PatternPuzzle(region, pieces, side=side)
 
 
 def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions: bool = False, *,
