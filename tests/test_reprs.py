@@ -114,6 +114,14 @@ def test_variant_repr_is_how_it_is_written(variant):
     assert eval(repr(variant), vars(tf)) == variant
 
 
+@pytest.mark.parametrize("variant, rule", [(tf.Variant.FOUR_PLAYER, "ANY"), (tf.Variant.TWO_PLAYER, "OPPOSITE"),
+                                           (tf.Variant.THREE_PLAYER, "EVERY_OTHER")])
+def test_start_rule_repr_pastes_back_as_colours_do(variant, rule):
+    # It was the enum's own <StartRule.OPPOSITE: 1>, which is not Python.
+    assert repr(variant.start_rule) == f"StartRule.{rule}"
+    assert eval(repr(variant.start_rule), vars(tf)) is variant.start_rule
+
+
 def test_colours_print_as_names_and_format_as_numbers_on_request():
     assert str(tf.Colour.YELLOW) == "yellow" and f"{tf.Colour.RED}" == "red"
     assert f"{tf.Colour.GREEN:d}" == "3" and f"{tf.Colour.BLUE:>6}" == "  blue"

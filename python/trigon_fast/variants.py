@@ -66,6 +66,9 @@ class StartRule(enum.IntEnum):
     OPPOSITE = 1  # rulebook two-player game: a player's second colour starts opposite its first
     EVERY_OTHER = 2  # rulebook three-player game: every other cell of the ring of start cells
 
+    def __repr__(self) -> str:
+        return f"StartRule.{self.name}"  # as Colour's: pastes back (the enum's own is <StartRule.ANY: 0>)
+
 
 _KINDS = ("four_player", "two_player", "three_player", "teams", "solo")
 
