@@ -104,6 +104,22 @@ def test_from_piece_puts_the_piece_on_the_cell():
             assert fits > 0, name
 
 
+def test_from_piece_says_when_the_reference_triangle_points_the_other_way():
+    # Side 9: cell (x, y) points up when x + y is even, row = 18 - y. r15 is (17, 3): up; z12 is
+    # (25, 6): down. The single triangle fits on z12 in its other orientation, so "does not fit"
+    # alone misled (trigon play's `legal 1` lists "1 1 z12").
+    up = tf.Move.from_piece("1", 0, "r15")
+    assert up.cells == ("r15",)
+    with pytest.raises(tf.InvalidMoveError, match="points up, z12 down"):
+        tf.Move.from_piece("1", 0, "z12")
+    assert tf.Move.from_piece("1", 1 - up.orientation, "z12").cells == ("z12",)
+    # aa18 is (26, 0): up, at the top right corner, where I6 in the orientation of r15..u17 runs off.
+    assert tf.Move.from_piece("I6", 0, "r15").cells == ("r15", "s15", "s16", "t16", "t17", "u17")
+    with pytest.raises(tf.InvalidMoveError) as info:
+        tf.Move.from_piece("I6", 0, "aa18")
+    assert str(info.value) == "piece I6 in orientation 0 does not fit on the board at aa18"
+
+
 def test_small_board_moves_keep_their_side():
     m = tf.Move.from_str("p14", side=8)
     assert m.side == 8 and m.cells == ("p14",)

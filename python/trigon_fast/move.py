@@ -174,10 +174,16 @@ class Move:
                 raise InvalidMoveError(f"{_quoted(cell)} is not a cell of the side-{side} board")
         else:
             c = _args.integer(f"a cell index of the side-{side} board", cell, 0, b.num_cells - 1, InvalidMoveError)
-        pid = _anchor_table(side).get((p, orientation), {}).get(c)
+        anchors = _anchor_table(side).get((p, orientation), {})
+        pid = anchors.get(c)
         if pid is None:
-            raise InvalidMoveError(
-                f"piece {PIECE_NAMES[p]} in orientation {orientation} does not fit on the board at {b.cell_name(c)}")
+            # A reference triangle pointing the other way is no matter of room: say so, or a
+            # single triangle "does not fit" on a free cell.
+            up = next((b.is_up(a) for a in anchors), b.is_up(c))
+            why = (f": its reference triangle points {'up' if up else 'down'}, {b.cell_name(c)} "
+                   f"{'up' if b.is_up(c) else 'down'}" if up != b.is_up(c) else "")
+            raise InvalidMoveError(f"piece {PIECE_NAMES[p]} in orientation {orientation} does not fit on the board"
+                                   f" at {b.cell_name(c)}{why}")
         return cls(pid, side)
 
     @staticmethod
