@@ -322,7 +322,9 @@ def test_deeply_nested_variations_are_an_error_not_a_crash():
 
 @pytest.mark.parametrize("properties,match", [
     ({"xx": "1"}, "upper-case"), ({"C]": "x"}, "upper-case"), ({"": "x"}, "upper-case"),
-    ({"GM": "Chess"}, "GM is written"), ({"PB": "me"}, "PB is written"), ({"1": "r15"}, "upper-case"),
+    ({"GM": "Chess"}, "GM is written"), ({"PB": "me"}, "PB is written"),
+    # A move's identifier: "1" is upper-case letters and digits, so that message told nothing.
+    ({"1": "r15"}, "1 is written"), ({"9X": "x"}, "an upper-case letter followed by"),
     ({"A1": "r15"}, "A1 is written"), ({"TFRULES": "x"}, "TFRULES is written"),
 ])
 def test_extra_properties_that_would_spoil_the_record_are_refused(properties, match):

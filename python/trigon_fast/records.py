@@ -442,8 +442,8 @@ class Record:
         ``players``: names, one per player (or team); ``result``: ``RE`` (default: written for a
         finished game of two sides as ``B+n``/``W+n``/``0``); ``date``: ``DT``; ``event``:
         ``EV``; ``comments``: node index on the main line (0 = root) -> text; ``properties``:
-        more root properties (identifiers of upper-case letters and digits, none of those the
-        record writes itself). The game is locked meanwhile, so that another thread cannot
+        more root properties (identifiers of an upper-case letter followed by upper-case letters and
+        digits, none of those the record writes itself). The game is locked meanwhile, so that another thread cannot
         change it half-way through."""
         with _lock_of(game):
             return cls._from_game(game, players=players, result=result, date=date, event=event,
@@ -455,10 +455,13 @@ class Record:
                    properties: Optional[Mapping[str, str]]) -> "Record":
         extra = dict(properties or {})
         for ident in extra:
-            if not isinstance(ident, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", ident):
-                raise RecordError(f"property identifiers are upper-case letters and digits, not {ident!r}")
-            if ident in _WRITTEN_IDS or ident in _MOVE_IDS or ident in _SETUP_IDS or re.fullmatch(r"P[BW1-4]", ident):
+            # The game's own first: a move's "1" is refused as that, not as a bad identifier.
+            if isinstance(ident, str) and (ident in _WRITTEN_IDS or ident in _MOVE_IDS or ident in _SETUP_IDS
+                                           or re.fullmatch(r"P[BW1-4]", ident)):
                 raise RecordError(f"property {ident} is written from the game and its header arguments")
+            if not isinstance(ident, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", ident):
+                raise RecordError("property identifiers are an upper-case letter followed by upper-case letters"
+                                  f" and digits, not {ident!r}")
         variant = game.variant
         root = Node()
         root.set("GM", game_name(variant))
