@@ -188,6 +188,18 @@ def test_match_in_parallel_table_and_json():
     assert re.search(r"^greedy\s+3\s", r.stdout, re.M) and "95% interval" in r.stdout
 
 
+def test_match_says_when_it_plays_the_alternate_rule():
+    # Its header named the game alone, so a match under the alternate rule read as one without.
+    args = ("match", "--engine", "greedy", "--engine", "random", "--games", "2", "--jobs", "1", "--max-moves", "4")
+    r = trigon(*args, "--alternate")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Blokus Trigon Two-Player (alternate rule): 2 games")
+    r = trigon(*args)
+    assert r.returncode == 0 and r.stdout.startswith("Blokus Trigon Two-Player: 2 games")
+    r = trigon(*args, "--alternate", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["alternate_rule"] is True
+
+
 def test_wilson_interval():
     lo, hi = wilson_interval(5, 10)
     assert lo < 0.5 < hi and hi - 0.5 == pytest.approx(0.5 - lo)
