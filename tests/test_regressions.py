@@ -2,7 +2,9 @@
 the finding and its input."""
 
 import threading
+import time
 
+import numpy as np
 import pytest
 
 import trigon_fast as tf
@@ -177,3 +179,132 @@ def test_gtp_id_must_be_ascii_digits(line):
     reply = GtpEngine().handle(line)
     assert reply.startswith("? ") and reply.endswith("\n\n"), reply
     assert GtpEngine().handle("7 version").startswith("=7 ")
+
+
+# Callbacks and threads audit (2026-12-07): Engine.stop() from another thread right after a
+# search was called (8 of 20 tries on the 2-core machine) was lost: the core cleared its stop
+# flag when the search started, so the search ran to its time limit.
+def test_a_stop_asked_after_the_call_began_ends_the_search():
+    engine = tf.Engine()
+
+    class StoppedWhileCopied(tf.Game):
+        def copy(self) -> tf.Game:
+            engine.stop()  # as another thread's stop landing after the call began, before the search
+            return super().copy()
+
+    game = StoppedWhileCopied()
+    a = engine.analyse(game, time=10)
+    assert a.stopped and a.seconds < 5 and a.simulations == 0 and a.moves == []
+    # Stopped before any simulation: the core had no move to give (-1, an InvalidMoveError here).
+    assert a.best_move in game.legal_moves
+    # A stop with no call under way does not carry over to the next search.
+    engine.stop()
+    b = engine.analyse(tf.Game(), simulations=200)
+    assert not b.stopped and b.simulations == 200
+
+
+def test_a_search_waiting_for_the_engine_is_not_ended_by_the_limit_of_the_one_before():
+    # (the first search's own time limit must not count as a stop() asked of the second)
+    engine = tf.Engine()
+    entered = threading.Event()
+
+    class Announced(tf.Game):
+        def copy(self) -> tf.Game:
+            entered.set()  # the second call has begun; it now waits for the engine
+            return super().copy()
+
+    results = []
+    second = threading.Thread(target=lambda: results.append(engine.analyse(Announced(), simulations=300)))
+
+    def start_the_second(_):
+        if not second.is_alive() and not entered.is_set():
+            second.start()
+            assert entered.wait(30)
+
+    first = engine.analyse(tf.Game(), time=0.3, callback=start_the_second, callback_simulations=50)
+    second.join(60)
+    assert not first.stopped and results[0].simulations == 300 and not results[0].stopped
+
+
+# The same audit: only the calling thread kept a search's time limit, and while it ran a slow
+# progress callback the workers searched on (a 0.3 s search searched for as long as the callback
+# took; with 256 threads on 2 cores, waiting for a core, 0.05 s searches took 0.9 s).
+def test_the_workers_keep_the_time_limit_while_a_callback_runs_long():
+    idle = []
+
+    def slow(_):
+        if idle:
+            return
+        # Well past the 0.3 s limit, wait until the process uses no CPU: the workers have ended.
+        give_up = time.monotonic() + 20
+        while time.monotonic() < give_up:
+            cpu = time.process_time()
+            time.sleep(0.5)
+            if time.process_time() - cpu < 0.05:
+                idle.append(True)
+                return
+
+    a = tf.Engine(threads=2).analyse(tf.Game(), time=0.3, callback=slow, callback_simulations=20)
+    assert idle and not a.stopped and a.best_move in tf.Game().legal_moves
+
+
+# The same audit: analyse's and solve_solo's callbacks stopped only on `reply is False`, so a
+# comparison of the analysis' numpy arrays (numpy.False_) never stopped the search.
+def test_a_numpy_false_from_a_callback_stops_the_search():
+    calls = []
+
+    def confident(analysis):
+        calls.append(analysis)
+        return analysis.value[int(analysis.colour)] > 2.0  # numpy.False_: values are 0..1
+
+    a = tf.analyse(tf.Game(), time=10, callback=confident, callback_simulations=100)
+    assert len(calls) == 1 and a.stopped and a.seconds < 5
+
+    stats = []
+
+    def enough(s):
+        stats.append(s)
+        return np.int64(s.nodes) < 0  # numpy.False_
+
+    sol = tf.solve_solo(seed=5, time_limit=10, callback=enough, restart_nodes=1)  # (never finds one alone)
+    assert len(stats) == 1 and sol.stats.seconds < 5 and not sol.interrupted
+
+
+# The same audit: a KeyboardInterrupt raised in solve_solo's callback (Ctrl-C landing while it
+# runs) went on to the caller, where Ctrl-C anywhere else returns the best found so far (as
+# analyse does for its callback).
+def test_ctrl_c_inside_a_solve_callback_returns_the_best_so_far():
+    calls = []
+
+    def interrupted(stats):
+        calls.append(stats)
+        raise KeyboardInterrupt
+
+    try:
+        sol = tf.solve_solo(seed=5, time_limit=10, callback=interrupted, restart_nodes=1)
+    except KeyboardInterrupt:
+        pytest.fail("the KeyboardInterrupt from the callback went on to the caller")
+    assert len(calls) == 1 and sol.interrupted and sol.stats.seconds < 5
+    assert tf.Game.from_blksgf(sol.to_blksgf()).history == sol.game.history  # (a legal game)
+
+
+class _UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+# Checked in the same audit (no bug): any exception from a callback, even one that cannot be
+# printed, reaches the caller once the worker threads are joined; the engine then searches again.
+@pytest.mark.parametrize("error", [ValueError("bad"), SystemExit(3), _UnprintableError()], ids=repr)
+def test_a_callback_exception_reaches_the_caller_with_the_threads_joined(error):
+    def fail(_):
+        raise error
+
+    threads_before = threading.active_count()
+    engine = tf.Engine(threads=3)
+    with pytest.raises(type(error)):
+        engine.analyse(tf.Game(), time=10, callback=fail, callback_simulations=50)
+    with pytest.raises(type(error)):
+        tf.solve_solo(seed=5, time_limit=10, threads=3, callback=fail, restart_nodes=1)
+    assert threading.active_count() == threads_before
+    assert engine.analyse(tf.Game(), simulations=100).simulations == 100

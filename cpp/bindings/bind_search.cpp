@@ -73,7 +73,8 @@ void bind_search(py::module_& m) {
 
     py::class_<Searcher>(m, "Searcher", "MCTS over a shared tree; keeps the tree between searches for reuse.")
         .def(py::init<>())
-        .def("run", [](Searcher& s, const Position& pos, const Params& params, py::object progress) {
+        .def("run", [](Searcher& s, const Position& pos, const Params& params, py::object progress,
+                       std::optional<std::uint64_t> stops_seen) {
             // The workers search with the GIL released; this thread polls every few ms for
             // Ctrl-C (which ends the search with its best move so far) and runs the callback.
             bool interrupted = false;
@@ -93,12 +94,14 @@ void bind_search(py::module_& m) {
             Analysis a;
             {
                 py::gil_scoped_release release;
-                a = s.run(start, limits, poll, prog);
+                a = s.run(start, limits, poll, prog, stops_seen);
             }
             return py::make_tuple(a, interrupted);
-        }, py::arg("position"), py::arg("params"), py::arg("progress") = py::none(),
-           "Searches a position: (Analysis, interrupted). Raises GameOverError for a finished game.")
+        }, py::arg("position"), py::arg("params"), py::arg("progress") = py::none(), py::arg("stops_seen") = py::none(),
+           "Searches a position: (Analysis, interrupted). Raises GameOverError for a finished game. stops_seen: "
+           "stop_count when the caller's call began; a stop asked since ends this search too.")
         .def("stop", &Searcher::stop, "Ends a running search soon (from another thread).")
+        .def_property_readonly("stop_count", &Searcher::stop_count, "Stops asked so far.")
         .def("clear", &Searcher::clear, "Forgets the tree.")
         .def_property_readonly("nodes", &Searcher::nodes)
         .def_property_readonly("memory_bytes", &Searcher::memory_bytes);

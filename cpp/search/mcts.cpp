@@ -260,7 +260,11 @@ void Searcher::simulate(Worker& w) {
 void Searcher::worker_loop(int index) {
     Worker& w = *workers_[static_cast<std::size_t>(index)];
     const long max_sims = params_.max_simulations;
+    // The workers keep the time limit too: the calling thread, which checks it, may be held up
+    // (in a slow progress callback, or waiting for a core among many workers).
+    const bool timed = params_.max_seconds > 0;
     while (!stop_.load(std::memory_order_relaxed)) {
+        if (timed && Clock::now() >= deadline_) break;
         if (max_sims > 0 && sims_started_.fetch_add(1, std::memory_order_relaxed) >= max_sims) break;
         simulate(w);
     }
@@ -416,7 +420,8 @@ Analysis Searcher::snapshot(double seconds) const {
     return a;
 }
 
-Analysis Searcher::run(const Position& pos, const Params& params, const Poll& poll, const Progress& progress) {
+Analysis Searcher::run(const Position& pos, const Params& params, const Poll& poll, const Progress& progress,
+                       std::optional<std::uint64_t> stops_seen) {
     if (pos.is_over()) throw GameOverError();
     if (params.threads < 1 || params.threads > 256) throw std::invalid_argument("threads must be 1..256");
     for (auto s : params.side_of_colour)
@@ -435,7 +440,11 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     } not_running_on_exit{running_};
     const auto t0 = Clock::now();
     params_ = params;
+    // (capped at a year: a time past the clock's range would overflow; NaN is no limit)
+    const double limit = params.max_seconds > 0 ? std::min(params.max_seconds, 3.0e7) : 0.0;
+    deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
     stop_.store(false);
+    if (stops_seen && stop_count_.load() != *stops_seen) stop_.store(true);  // asked since the caller began
     store_full_.store(false);
     sims_started_.store(0);
     sims_done_.store(0);
@@ -489,7 +498,7 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         workers_.push_back(std::make_unique<Worker>(pos, params.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i),
                                                     params.playout == PlayoutKind::Uniform));
     // (a worker's exception stops the others and is rethrown here once all are joined)
-    ThreadGroup group([this] { stop(); });
+    ThreadGroup group([this] { halt(); });
     for (int i = 0; i < params.threads; ++i) group.start([this, i] { worker_loop(i); });
 
     bool stopped = false, time_up = false;
@@ -499,11 +508,11 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
         const double elapsed = since(t0);
         if (params.max_seconds > 0 && elapsed >= params.max_seconds) {
             time_up = true;
-            stop();
+            halt();
         }
         if (poll && !poll()) {
             stopped = true;
-            stop();
+            halt();
         }
         const long done = sims_done_.load(std::memory_order_relaxed);
         const bool due = (params.progress_every_simulations > 0 && done - last_progress_sims >= params.progress_every_simulations) ||
@@ -516,6 +525,15 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     });
     group.join();
     Analysis a = snapshot(since(t0));
+    if (a.best_move < 0) {  // stopped before any simulation ended: the move the priors like best
+        const NodeStore& store = *store_;
+        const std::uint32_t first = store[root_].first_child.load();
+        float best_prior = -1e30f;
+        for (std::uint32_t i = 0; i < store[root_].num_children; ++i) {
+            const Node& child = store[first + i];
+            if (child.prior > best_prior) best_prior = child.prior, a.best_move = child.move;
+        }
+    }
     // Stopped early: by the poll, or by stop() from another thread (not by a limit).
     a.stopped = stopped || (stop_.load() && !time_up &&
                             (params.max_simulations == 0 || sims_done_.load() < params.max_simulations));

@@ -5,10 +5,12 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -92,10 +94,18 @@ public:
 
     // Searches `pos` within the limits of `params`. Throws GameOverError for a finished game,
     // std::invalid_argument while another run() of this searcher is going on (one tree, one search).
-    // `poll` and `progress` run on the calling thread while the workers search.
-    Analysis run(const Position& pos, const Params& params, const Poll& poll = {}, const Progress& progress = {});
+    // `poll` and `progress` run on the calling thread while the workers search. `stops_seen`:
+    // stop_count() when the caller's own call began; a stop() asked since ends this search too
+    // (else a stop landing before the search starts is lost).
+    Analysis run(const Position& pos, const Params& params, const Poll& poll = {}, const Progress& progress = {},
+                 std::optional<std::uint64_t> stops_seen = {});
     // Ends a running search soon (any thread); run() returns the best move so far.
-    void stop() { stop_.store(true, std::memory_order_relaxed); }
+    void stop() {
+        stop_count_.fetch_add(1);  // (first: run() reads it after clearing stop_)
+        halt();
+    }
+    // Stops asked so far (any thread).
+    std::uint64_t stop_count() const { return stop_count_.load(); }
     // Forgets the tree (not while a search runs: std::invalid_argument).
     void clear();
 
@@ -118,6 +128,7 @@ private:
     };
     struct Worker;
 
+    void halt() { stop_.store(true); }  // ends this search (a limit, the poll, a failure): not counted as a stop()
     void worker_loop(int index);
     void simulate(Worker& w);
     bool expand(std::uint32_t node, const Position& pos, MoveList& ml);
@@ -130,12 +141,14 @@ private:
     std::uint32_t root_ = 0;
     std::unique_ptr<Position> root_pos_;
     Params params_;
+    std::chrono::steady_clock::time_point deadline_;  // of a search with a time limit
     Params tree_params_;  // params the tree was built with (reuse needs the same values)
     std::vector<std::unique_ptr<RootStat>> root_stats_;
     std::array<std::atomic<double>, kNumColours> total_value_{}, total_score_{};
     std::atomic<long> sims_started_{0}, sims_done_{0};
     long reused_visits_ = 0;
     std::atomic<bool> stop_{false}, store_full_{false};
+    std::atomic<std::uint64_t> stop_count_{0};
     mutable std::mutex store_mutex_;    // held while store_ is replaced, and by nodes() / memory_bytes()
     std::atomic<bool> running_{false};  // run() is going on
     std::vector<std::unique_ptr<Worker>> workers_;

@@ -17,7 +17,7 @@ from typing import SupportsIndex, Type, Union, cast
 import numpy as np
 
 __all__ = ["IntLike", "MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side",
-           "seconds", "positive", "real"]
+           "seconds", "positive", "real", "says_stop"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
@@ -48,6 +48,12 @@ def flag(name: str, value: object, error: Type[ValueError] = ValueError) -> bool
     if not isinstance(value, (bool, np.bool_)):
         raise error(f"{name} must be True or False, not {value!r}")
     return bool(value)
+
+
+def says_stop(reply: object) -> bool:
+    """A callback's reply that stops its search: False, Python's or numpy's (a comparison of an
+    analysis' arrays gives ``numpy.False_``, which ``is False`` misses). None, 0 and "" go on."""
+    return reply is False or (isinstance(reply, np.bool_) and not reply)
 
 
 def seed(value: object, error: Type[ValueError] = ValueError) -> int:

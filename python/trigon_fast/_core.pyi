@@ -401,9 +401,10 @@ class Searcher:
         """
         Forgets the tree.
         """
-    def run(self, position: Position, params: SearchParams, progress: typing.Any = None) -> tuple[Analysis, bool]:
+    def run(self, position: Position, params: SearchParams, progress: typing.Any = None,
+            stops_seen: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Analysis, bool]:
         """
-        Searches a position: (Analysis, interrupted). Raises GameOverError for a finished game.
+        Searches a position: (Analysis, interrupted). Raises GameOverError for a finished game. stops_seen: stop_count when the caller's call began; a stop asked since ends this search too.
         """
     def stop(self) -> None:
         """
@@ -415,6 +416,11 @@ class Searcher:
     @property
     def nodes(self) -> int:
         ...
+    @property
+    def stop_count(self) -> int:
+        """
+        Stops asked so far.
+        """
 class EnvState:
     """
     Incremental game state for the learning environment.

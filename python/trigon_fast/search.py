@@ -271,7 +271,10 @@ class Engine:
         return (_engine_from_settings, (self._defaults, self._playout, self._knobs))
 
     def stop(self) -> None:
-        """Ends a running search soon (from another thread); it returns its best move so far."""
+        """Ends a running search soon (from another thread); it returns its best move so far.
+        A search whose call began before the stop but had not started yet (waiting for this
+        engine, or still copying its game) is ended too; a stop with no call under way does not
+        carry over to the next search."""
         self._searcher.stop()
 
     def clear(self) -> None:
@@ -325,8 +328,9 @@ class Engine:
         ``simulations``, or a strength ``level`` 1..9 (default level 5). ``callback(analysis)``
         runs every ``callback_every`` seconds (default 0.5) or ``callback_simulations``
         simulations with the analysis so far (checked every 2 ms or so, so no more often than
-        that); returning ``False`` stops the search. ``knobs`` (``exploration=`` ...) override
-        the engine's for this search."""
+        that); returning ``False`` (numpy's too) stops the search. ``knobs`` (``exploration=``
+        ...) override the engine's for this search."""
+        stops_seen = self._searcher.stop_count  # a stop() from now on ends this search, even before it starts
         knobs = {**self._knobs, **self._checked_knobs(knobs, per_search=True)}
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
@@ -358,7 +362,7 @@ class Engine:
         if callback is not None:
             def on_progress(raw: "_core.Analysis") -> None:
                 try:
-                    if raw.best_move >= 0 and callback(_convert(raw, False, side, in_play)) is False:
+                    if raw.best_move >= 0 and _args.says_stop(callback(_convert(raw, False, side, in_play))):
                         self._searcher.stop()
                 except KeyboardInterrupt:
                     ctrl_c.append(True)
@@ -367,7 +371,7 @@ class Engine:
             progress = on_progress
         try:
             with self._running:  # one search at a time on the tree: a second thread waits
-                raw, interrupted = self._searcher.run(pos, params, progress)
+                raw, interrupted = self._searcher.run(pos, params, progress, stops_seen)
         except _core.GameOverError as e:  # pragma: no cover - checked above
             raise GameOverError(str(e)) from None
         return _convert(raw, bool(interrupted) or bool(ctrl_c), side, in_play)

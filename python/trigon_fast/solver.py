@@ -256,8 +256,8 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     empty taken out, and a short exhaustive search placing every piece left from there: dense
     endgames the restarts leave a piece or two short). ``threads`` race different seeds;
     with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
-    four times a second; returning ``False`` stops the search. Ctrl-C also stops it and returns
-    the best found so far (``interrupted`` set).
+    four times a second; returning ``False`` (numpy's too) stops the search. Ctrl-C also stops it
+    and returns the best found so far (``interrupted`` set), also when it lands in the callback.
 
     Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
     ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
@@ -292,13 +292,18 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     _check_start_rule(base, fixed)
 
     cb: Optional[Callable[[Dict[str, Any]], bool]] = None
+    ctrl_c: List[bool] = []
     if callback is not None:
         if not callable(callback):
             raise SolverError(f"callback must be callable, not {callback!r}")
 
         # The C++ dict as SolveStats; only False stops it (as analyse's callback).
         def adapted(d: Dict[str, Any]) -> bool:
-            return callback(_stats(d)) is not False
+            try:
+                return not _args.says_stop(callback(_stats(d)))
+            except KeyboardInterrupt:  # a Ctrl-C that landed in the callback: the same ending as any other
+                ctrl_c.append(True)
+                return False
 
         cb = adapted
 
@@ -309,7 +314,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
                            count=count, triangle_last=triangle_last, restart_nodes=restart_nodes,
                            callback=cb)
     stats = _stats(out["stats"])
-    interrupted = bool(out["interrupted"])
+    interrupted = bool(out["interrupted"]) or bool(ctrl_c)
     sols: List[Solution] = []
     try:
         if count == 1:
