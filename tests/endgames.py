@@ -91,3 +91,14 @@ def taken_out(seed: int, out) -> tf.Game:
     g = setup_without(hist, out)
     g.set_turn(hist[min(out)][0])
     return g
+
+
+def impossible_three_player() -> "tuple[tf.Variant, tf.Game]":
+    """(variant, game) of a three-player game taken back to 40 moves: its colours cannot place
+    every piece left (an exhaustive search proves it at once), but the solo solver searches to
+    its time limit. (Start cells against the start rule served here until they were refused.)"""
+    g = tf.random_game(tf.Variant.THREE_PLAYER, 1)
+    while len(g.history) > 40:
+        g.undo()
+    assert tf.can_place_all(g, time_limit=10).answer is False
+    return g.variant, g

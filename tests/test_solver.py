@@ -13,7 +13,7 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-from endgames import layout_key, near_miss
+from endgames import impossible_three_player, layout_key, near_miss
 
 TRIANGLE = "1"
 
@@ -269,19 +269,8 @@ def test_from_a_near_miss_repairs_the_best_layout(triangle_last):
     assert again.moves == sol.moves and again.stats.nodes == sol.stats.nodes
 
 
-def _impossible_variant_and_game():
-    # A three-player game taken back to 40 moves: its colours cannot place every piece left (an
-    # exhaustive search proves it at once), but the solo solver searches to its time limit.
-    # (Start cells against the start rule served here until they were refused.)
-    g = tf.random_game(tf.Variant.THREE_PLAYER, 1)
-    while len(g.history) > 40:
-        g.undo()
-    assert tf.can_place_all(g, time_limit=10).answer is False
-    return g.variant, g
-
-
 def test_incomplete_returns_legal_finished_game():
-    v, game = _impossible_variant_and_game()
+    v, game = impossible_three_player()
     sol = tf.solve_solo(game=game, seed=0, time_limit=0.3)
     assert not sol.complete
     g = assert_valid(sol, v, game)
@@ -290,7 +279,7 @@ def test_incomplete_returns_legal_finished_game():
 
 
 def test_callback_sees_progress_and_can_stop():
-    v, game = _impossible_variant_and_game()
+    v, game = impossible_three_player()
     seen = []
 
     def cb(stats):
@@ -303,7 +292,7 @@ def test_callback_sees_progress_and_can_stop():
 
 
 def test_ctrl_c_returns_best_so_far():
-    v, game = _impossible_variant_and_game()
+    v, game = impossible_three_player()
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:

@@ -20,7 +20,7 @@ import pytest
 import trigon_fast as tf
 from trigon_fast import _core
 
-from endgames import layout_key
+from endgames import impossible_three_player, layout_key
 
 RED, YELLOW, BLUE, GREEN = tf.Colour.RED, tf.Colour.YELLOW, tf.Colour.BLUE, tf.Colour.GREEN
 TRIANGLE = tf.PIECE_NAMES.index("1")
@@ -140,17 +140,6 @@ def red_must_start_with_its_triangle():
     b.place_pieces(BLUE, [p for p in range(22) if p not in used], -b.distance_from(b.xy[s], farthest=False))
     b.game.set_turn(RED)
     return b.game, s
-
-
-def _impossible_three_player():
-    # A three-player game taken back to 40 moves: its colours cannot place every piece left (an
-    # exhaustive search proves it at once), but the solo solver searches to its time limit.
-    # (Start cells against the start rule served here until they were refused.)
-    g = tf.random_game(tf.Variant.THREE_PLAYER, 1)
-    while len(g.history) > 40:
-        g.undo()
-    assert tf.can_place_all(g, time_limit=10).answer is False
-    return g.variant, g
 
 
 # -- complete flag, unplaced triangles, scores -------------------------------------------------
@@ -304,7 +293,7 @@ def test_restarts_are_counted():
 
 
 def test_incomplete_answer_places_at_least_the_best_branch():
-    v, game = _impossible_three_player()
+    v, game = impossible_three_player()
     sol = tf.solve_solo(game=game, seed=0, time_limit=0.3)
     final = replay_solution(game, sol)
     st = sol.stats
@@ -324,7 +313,7 @@ def test_incomplete_answer_places_at_least_the_best_branch():
 
 
 def test_count_with_none_found_gives_the_best_partial_game():
-    v, game = _impossible_three_player()
+    v, game = impossible_three_player()
     sols = tf.solve_solo(game=game, seed=0, time_limit=0.3, count=2)
     assert isinstance(sols, list) and len(sols) == 1
     assert not sols[0].complete and sols[0].unplaced_triangles > 0
