@@ -504,7 +504,7 @@ class Game:
         other way: the position after N moves, ``from_blksgf(source, N + 1)``.)"""
         from . import records  # (the record format builds on this module, not the other way)
 
-        return records.Record(records.parse_sgf(records._read_text(source))[0]).game(move_number)
+        return records.load_game(source, move_number)
 
     def to_blksgf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None, *,
                   players: Optional[Sequence[Optional[str]]] = None, result: Optional[str] = None,

@@ -38,6 +38,7 @@ __all__ = [
     "Record",
     "parse_sgf",
     "read_blksgf",
+    "load_game",
     "write_blksgf",
     "variant_from_game_name",
     "game_name",
@@ -64,9 +65,6 @@ def parse_sgf(text: str) -> List[Node]:
     list of points (Pentobi <= 0.2) is joined into one value."""
     return _sgf.parse(text, joined=_MOVE_IDS)
 
-
-write_sgf = _sgf.write
-_copy_tree = _sgf.copy_tree
 
 
 def _node_moves(node: Node) -> List[str]:
@@ -310,7 +308,7 @@ class Record:
         positions plus moves (another variant, setup placements after moves, a turn set by hand)."""
         if game.variant != self.variant:
             return None
-        root = _copy_tree(self.root)
+        root = _sgf.copy_tree(self.root)
         steps = game._history
 
         def replay(g: Game, node: Node, played: int) -> Tuple[Optional[Game], int]:
@@ -430,7 +428,7 @@ class Record:
     # -- writing -------------------------------------------------------------------------------
     def to_blksgf(self) -> str:
         """The whole tree as text, variations included."""
-        return write_sgf(self.root)
+        return _sgf.write(self.root)
 
     @classmethod
     def from_game(cls, game: Game, *, players: Optional[Sequence[Optional[str]]] = None,
@@ -581,6 +579,12 @@ def read_blksgf(source: Union[str, bytes, "os.PathLike[str]"]) -> Record:
     record = Record(roots[0])
     record.game()  # validate every move of the main line now, with positions in errors
     return record
+
+
+def load_game(source: Union[str, bytes, "os.PathLike[str]"], move_number: Optional[int] = None) -> Game:
+    """The game of a record's main line (text, bytes or path, as :func:`read_blksgf` takes it), or
+    the position before move ``move_number``: what :meth:`Game.from_blksgf` returns."""
+    return Record(parse_sgf(_read_text(source))[0]).game(move_number)
 
 
 def write_blksgf(game: Game, path: Optional[Union[str, "os.PathLike[str]"]] = None, **header: Any) -> str:
