@@ -89,6 +89,34 @@ def test_player_of_takes_colour_names():
 
 # -- equal rules, equal variants --------------------------------------------------------------
 
+def test_a_kinds_name_is_taken_wherever_a_variant_is(tmp_path):
+    # "two_player" means Variant("two_player") at every entry point; other text and other types
+    # are refused with the kinds named, in each module's own error class.
+    assert tf.Game("two_player").variant == tf.Variant.TWO_PLAYER
+    first = next(iter(tf.Game(tf.Variant.THREE_PLAYER).legal_moves))
+    assert tf.Game("three_player", [first]).history == tf.Game(tf.Variant.THREE_PLAYER, [first]).history
+    assert tf.random_game("teams", 3) == tf.random_game(tf.Variant.TEAMS, 3)
+    assert tf.random_games_stats("solo", games=2)["games"] == 2
+    assert play_games("two_player", 2).variant == tf.Variant.TWO_PLAYER
+    assert tf.solve_solo("three_player", time_limit=5).game.variant == tf.Variant.THREE_PLAYER
+    assert next(iter(tf.iter_solutions("solo", time_limit=5))).complete
+    summary = self_play("two_player", 2, tmp_path / "sp.jsonl", progress=False, executor=cf.ThreadPoolExecutor(1))
+    assert summary.ok and summary.results == 2 and json.loads((tmp_path / "sp.jsonl").read_text().splitlines()[0])["moves"]
+    for bad, error in (("Two_Player", ValueError), ("four", ValueError), (4, TypeError), (None, TypeError)):
+        with pytest.raises(error, match="unknown variant|variant must be a Variant or a kind's name"):
+            tf.Game(bad)
+    with pytest.raises(ValueError, match="unknown variant 'duo'"):
+        tf.random_game("duo")
+    with pytest.raises(tf.SolverError, match="unknown variant 'teams2'"):
+        tf.solve_solo("teams2")
+    with pytest.raises(tf.SolverError, match="not list"):
+        tf.solve_solo([])
+    g = tf.Game()
+    with pytest.raises(ValueError, match="not the start game's"):
+        tf.random_game("two_player", start=g)
+    assert tf.random_game("four_player", start=g).variant == tf.Variant.FOUR_PLAYER
+
+
 def test_variants_with_the_same_rules_are_equal():
     pairs = [(V.solo([0, 1, 2, 3]), V.SOLO), (V.solo(["blue", "yellow", "red"], side=8), V.solo(side=8)),
              (V("four_player", pentobi_compatible=True), V.FOUR_PLAYER),
@@ -181,11 +209,11 @@ def test_engine_copies_have_the_settings_and_a_tree_of_their_own():
 
 def test_batch_refuses_bad_variants_and_options_at_the_call(tmp_path):
     out = tmp_path / "sp.jsonl"
-    with pytest.raises(BatchError, match="variant must be a Variant"):
-        self_play("four_player", 30, out, progress=False, executor=cf.ThreadPoolExecutor(1))
+    with pytest.raises(BatchError, match="unknown variant 'four'; expected a Variant or one of four_player"):
+        self_play("four", 30, out, progress=False, executor=cf.ThreadPoolExecutor(1))
     assert not out.exists()
-    with pytest.raises(BatchError, match="variant must be a Variant"):
-        solve_seeds([1], tmp_path / "s.jsonl", variant="solo", progress=False)
+    with pytest.raises(BatchError, match="variant must be a Variant or a kind's name, not int"):
+        solve_seeds([1], tmp_path / "s.jsonl", variant=4, progress=False)
     with pytest.raises(BatchError, match="unknown solver option 'time'"):
         solve_seeds([1], tmp_path / "s.jsonl", time=1.0, progress=False)
     with pytest.raises(BatchError, match="games"):

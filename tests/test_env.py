@@ -332,3 +332,10 @@ def test_copies_and_pickles_are_independent():
     _play_to_the_end(e)
     done = pickle.loads(pickle.dumps(e))
     assert done.moves == e.moves and repr(done).endswith(", over>")
+
+
+def test_env_takes_a_kinds_name():
+    e = TrigonEnv("three_player")
+    assert e.variant == tf.Variant.THREE_PLAYER and len(e.possible_agents) == 3
+    with pytest.raises(tf.TrigonError, match="unknown variant 'three'"):
+        TrigonEnv("three")

@@ -99,7 +99,7 @@ def render() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-_ALIASES = [("trigon_fast._args", "IntLike"), ("trigon_fast.variants", "ColourLike"), ("trigon_fast.variants", "Colours"),
+_ALIASES = [("trigon_fast._args", "IntLike"), ("trigon_fast.variants", "ColourLike"), ("trigon_fast.variants", "Colours"), ("trigon_fast.variants", "VariantLike"),
             ("trigon_fast.move", "CellLike"), ("trigon_fast.move", "PieceLike"), ("trigon_fast.game", "MoveLike"),
             ("trigon_fast.solver", "StartCells"), ("trigon_fast.pattern", "Region"), ("trigon_fast.pattern", "Pieces"),
             ("trigon_fast.render", "LabelMap"), ("trigon_fast.batch", "PathLike")]

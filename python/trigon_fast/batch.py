@@ -35,7 +35,7 @@ from .errors import TrigonError
 from .game import Game, _lock_of
 from .move import Move
 from .playout import start_variant as _start_variant
-from .variants import Colour, Variant
+from .variants import Colour, Variant, VariantLike, as_variant
 
 if TYPE_CHECKING:
     from tqdm.auto import tqdm
@@ -119,7 +119,7 @@ class GameBatch:
         return np.stack([self.scores[:, [int(c) for c in cs]].sum(axis=1) for cs in self.variant.players], axis=1)
 
 
-def play_games(variant: Optional[Variant] = None, games: int = 1000, seed: int = 0, policy: str = "random",
+def play_games(variant: Optional[VariantLike] = None, games: int = 1000, seed: int = 0, policy: str = "random",
                threads: int = 0, observations: bool = False, level: int = 1,
                start: Optional[Game] = None) -> GameBatch:
     """Plays ``games`` games in C++ on ``threads`` threads (0: one per hardware thread).
@@ -310,7 +310,7 @@ def _run(tasks: List[Tuple[int, Callable, tuple, int]], path: PathLike, executor
     return summary
 
 
-def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: PathLike = "selfplay.jsonl", *,
+def self_play(variant: VariantLike = Variant.FOUR_PLAYER, games: int = 1000, path: PathLike = "selfplay.jsonl", *,
               seed: int = 0, policy: str = "random", level: int = 1, executor: Optional[cf.Executor] = None,
               games_per_task: int = 1000, threads_per_task: int = 1, blksgf_dir: Optional[PathLike] = None,
               progress: bool = True, resume: bool = False) -> RunSummary:
@@ -321,8 +321,7 @@ def self_play(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, path: P
     ``task_NNNNN.blksgf`` there. ``resume``: keep the tasks already
     in ``path`` and run only the others.
     """
-    if not isinstance(variant, Variant):  # here, not in every task on the executor
-        raise BatchError(f"variant must be a Variant, not {type(variant).__name__}")
+    variant = as_variant(variant, BatchError)  # here, not in every task on the executor
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
@@ -432,16 +431,14 @@ def _solve_task(variant: Variant, seed: int, time_limit: float, options: dict) -
     } for k, sol in enumerate(sols)]
 
 
-def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant: Optional[Variant] = None,
+def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant: Optional[VariantLike] = None,
                 time_limit: float = 10.0, executor: Optional[cf.Executor] = None, progress: bool = True,
                 resume: bool = False, **solver_options: Any) -> RunSummary:
     """Runs the solo solver once per seed (one task each, one thread each) and writes one JSON
     line per seed: ``complete``, ``total_score``, ``moves``, ``nodes``, ``seconds``, and
     ``solution`` (0; with ``count=N`` among the ``solver_options``, a line for each distinct layout
     found, numbered from 0). ``solver_options`` go to ``solve_solo``."""
-    v = variant if variant is not None else Variant.SOLO
-    if not isinstance(v, Variant):  # here, not in every task on the executor
-        raise BatchError(f"variant must be a Variant, not {type(v).__name__}")
+    v = as_variant(variant, BatchError) if variant is not None else Variant.SOLO  # here, not in every task
     time_limit = _args.seconds("time_limit", time_limit, BatchError)
     from . import solver
 

@@ -46,7 +46,7 @@ from ._args import IntLike
 from .errors import GameOverError, IllegalMoveError, TrigonError
 from .game import Game
 from .move import PIECE_NAMES, board
-from .variants import Variant
+from .variants import Variant, VariantLike, as_variant
 
 __all__ = ["TrigonEnv", "env", "raw_env", "REWARDS", "agent_name"]
 
@@ -94,11 +94,10 @@ class TrigonEnv(AECEnv):
     metadata: Dict[str, Any] = {"name": "trigon_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False}
 
-    def __init__(self, variant: Variant = Variant.FOUR_PLAYER, reward: Union[str, RewardFn] = "score",
+    def __init__(self, variant: VariantLike = Variant.FOUR_PLAYER, reward: Union[str, RewardFn] = "score",
                  render_mode: Optional[str] = None) -> None:
         super().__init__()
-        if not isinstance(variant, Variant):
-            raise TrigonError(f"variant must be a Variant, not {type(variant).__name__}")
+        variant = as_variant(variant, TrigonError)
         if isinstance(reward, str):
             if reward not in REWARDS:
                 raise TrigonError(f"reward must be one of {', '.join(REWARDS)} or a function, not {reward!r}")
@@ -330,12 +329,12 @@ def _svg_rgb(game: Game) -> np.ndarray:
         return np.asarray(im.convert("RGB"))
 
 
-def raw_env(variant: Variant = Variant.FOUR_PLAYER, **kwargs: Any) -> TrigonEnv:
+def raw_env(variant: VariantLike = Variant.FOUR_PLAYER, **kwargs: Any) -> TrigonEnv:
     """The environment without wrappers (fastest)."""
     return TrigonEnv(variant, **kwargs)
 
 
-def env(variant: Variant = Variant.FOUR_PLAYER, **kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
+def env(variant: VariantLike = Variant.FOUR_PLAYER, **kwargs: Any) -> "wrappers.OrderEnforcingWrapper":
     """The environment with PettingZoo's usual checks (order enforcing, actions in range)."""
     e = TrigonEnv(variant, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)

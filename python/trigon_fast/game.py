@@ -14,7 +14,7 @@ from . import _core, symmetry
 from ._args import IntLike
 from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
-from .variants import Colour, ColourLike, Variant
+from .variants import Colour, ColourLike, Variant, VariantLike, as_variant
 
 __all__ = ["Game", "LegalMoves", "MoveLike"]
 
@@ -113,7 +113,8 @@ class LegalMoves:
 
 
 class Game:
-    """A game of Blokus Trigon.
+    """A game of Blokus Trigon: of ``variant`` (a :class:`Variant`, or a kind's name such as
+    ``"two_player"`` for the rulebook's game), with ``moves`` played from the empty board.
 
     >>> g = Game()
     >>> len(g.legal_moves)
@@ -125,9 +126,8 @@ class Game:
     Move.from_str('q15,r15,p16,q16,o17,p17')
     """
 
-    def __init__(self, variant: Variant = Variant.FOUR_PLAYER, moves: Iterable[MoveLike] = ()) -> None:
-        if not isinstance(variant, Variant):
-            raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+    def __init__(self, variant: VariantLike = Variant.FOUR_PLAYER, moves: Iterable[MoveLike] = ()) -> None:
+        variant = as_variant(variant)
         if isinstance(moves, (str, Move)):
             raise TypeError(f"moves must be a list of moves, not one {type(moves).__name__} (Game(variant, [move]))")
         self.variant = variant

@@ -6,27 +6,25 @@ from typing import Optional, Type
 
 from . import _args, _core
 from .game import Game
-from .variants import Variant
+from .variants import Variant, VariantLike, as_variant
 
 __all__ = ["random_game", "random_games_stats"]
 
 
-def start_variant(variant: Optional[Variant], start: Optional[Game], error: Type[ValueError] = ValueError) -> Variant:
+def start_variant(variant: Optional[VariantLike], start: Optional[Game], error: Type[ValueError] = ValueError) -> Variant:
     """The variant of a run given a variant, a start game, both (they must agree) or neither."""
+    if variant is not None:
+        variant = as_variant(variant, None if error is ValueError else error)
     if start is not None:
         if not isinstance(start, Game):
             raise TypeError(f"start must be a Game, not {type(start).__name__}")
         if variant is not None and variant != start.variant:
             raise error(f"variant {variant!r} is not the start game's ({start.variant!r})")
         return start.variant
-    if variant is None:
-        return Variant.FOUR_PLAYER
-    if not isinstance(variant, Variant):
-        raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
-    return variant
+    return Variant.FOUR_PLAYER if variant is None else variant
 
 
-def random_game(variant: Optional[Variant] = None, seed: int = 0, start: Optional[Game] = None) -> Game:
+def random_game(variant: Optional[VariantLike] = None, seed: int = 0, start: Optional[Game] = None) -> Game:
     """A complete game with a uniformly random legal move at every turn (seeded), of ``variant``
     (default: the four-player game) or continued from ``start`` (``variant``, when given too,
     must be the game's)."""
@@ -40,7 +38,7 @@ def random_game(variant: Optional[Variant] = None, seed: int = 0, start: Optiona
     return g
 
 
-def random_games_stats(variant: Variant = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0) -> dict:
+def random_games_stats(variant: VariantLike = Variant.FOUR_PLAYER, games: int = 1000, seed: int = 0) -> dict:
     """Plays ``games`` random games inside C++ (GIL released) and returns totals: games, moves,
     seconds, score_sum per colour (0 for a colour that takes no part), interrupted. Ctrl-C
     stops it: the totals are then of the games played (``games`` fewer, ``interrupted`` True)."""

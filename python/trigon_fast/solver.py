@@ -20,7 +20,7 @@ from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
 from .move import PIECE_NAMES, PIECE_SIZES, CellLike, Move
-from .variants import Colour, ColourLike, Colours, StartRule, Variant
+from .variants import Colour, ColourLike, Colours, StartRule, Variant, VariantLike, as_variant
 
 __all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
 
@@ -105,12 +105,11 @@ class Solution:
         return f"{self.game}\nsolo: {head}, total score {self.total_score}, {self.stats.seconds:.3f} s"
 
 
-def _resolve_variant(variant: Optional[Variant], alternate_rule: bool, colours: Optional[Colours]) -> Variant:
+def _resolve_variant(variant: Optional[VariantLike], alternate_rule: bool, colours: Optional[Colours]) -> Variant:
     alternate_rule = _args.flag("alternate_rule", alternate_rule, SolverError)
     if variant is None:
         return Variant.solo(colours=colours, alternate_rule=alternate_rule)
-    if not isinstance(variant, Variant):
-        raise SolverError(f"variant must be a Variant, not {type(variant).__name__}")
+    variant = as_variant(variant, SolverError)
     if colours is not None:
         if variant.kind != "solo":
             raise SolverError("colours can be chosen only with a solo variant (or variant=None)")
@@ -230,16 +229,16 @@ def _finished(game: Game) -> Solution:
 
 
 @overload
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
                start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
                time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
                count: Literal[1] = 1, triangle_last: bool = True, restart_nodes: int = 0) -> Solution: ...
 @overload
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
                start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
                time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
                count: int, triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]: ...
-def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
+def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False, colours: Optional[Colours] = None,
                start_cells: Optional[StartCells] = None, game: Optional[Game] = None, seed: int = 0,
                time_limit: float = 60.0, threads: int = 1, callback: Optional[Callable[[SolveStats], object]] = None,
                count: int = 1, triangle_last: bool = True, restart_nodes: int = 0) -> Union[Solution, List[Solution]]:
@@ -330,7 +329,7 @@ def solve_solo(variant: Optional[Variant] = None, *, alternate_rule: bool = Fals
     return sols if sols else [_build(base, out["best"], stats, interrupted)]
 
 
-def iter_solutions(variant: Optional[Variant] = None, *, alternate_rule: bool = False,
+def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False,
                    colours: Optional[Colours] = None, start_cells: Optional[StartCells] = None,
                    game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
                    threads: int = 1, batch: int = 16, triangle_last: bool = True) -> "SolutionIterator":

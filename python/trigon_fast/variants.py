@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Optional, Tuple, Union, cast
+from typing import ClassVar, Iterable, Optional, Tuple, Type, Union, cast
 
 from . import _args
 
@@ -234,3 +234,19 @@ Variant.TWO_PLAYER = Variant("two_player")
 Variant.THREE_PLAYER = Variant("three_player")
 Variant.TEAMS = Variant("teams")
 Variant.SOLO = Variant("solo")
+
+# What a `variant` argument may be: a Variant, or a kind's name ("two_player": the rulebook's game).
+VariantLike = Union[Variant, str]
+
+
+def as_variant(value: object, error: Optional[Type[ValueError]] = None) -> Variant:
+    """``value`` as a Variant: itself, or ``Variant(kind)`` for a kind's name. Errors name the
+    kinds; ``error`` is the caller's error class for both a wrong type and an unknown name (by
+    default TypeError and ValueError)."""
+    if isinstance(value, Variant):
+        return value
+    if isinstance(value, str):
+        if value in _KINDS:
+            return Variant(value)
+        raise (error or ValueError)(f"unknown variant {value!r}; expected a Variant or one of {', '.join(_KINDS)}")
+    raise (error or TypeError)(f"variant must be a Variant or a kind's name, not {type(value).__name__}")
