@@ -5,6 +5,8 @@ Short default run (a few seeds per case, about a minute on 2 cores):
 The full run of the issue (20 seeds per case, 1 and 2 threads):
     python bench/bench_solver.py --seeds 20 --threads 1 2
 One case only, e.g. the alternate rule:  python bench/bench_solver.py --cases alternate
+The restart budget against others (nodes per restart; 0 = the solver's own, 300):
+    python bench/bench_solver.py --cases free_starts alternate --threads 1 --restart-nodes 0 30 100 1000 4000
 Under pytest-benchmark (disabled in ordinary test runs):
     python -m pytest bench/bench_solver.py --benchmark-enable
 
@@ -46,17 +48,18 @@ def _case_kwargs(case: str) -> dict:
     raise ValueError(case)
 
 
-def time_case(case: str, seeds, threads: int, time_limit: float) -> dict:
+def time_case(case: str, seeds, threads: int, time_limit: float, restart_nodes: int = 0) -> dict:
     times, complete, bonus = [], 0, 0
     for seed in seeds:
         t0 = time.perf_counter()
-        sol = tf.solve_solo(seed=seed, threads=threads, time_limit=time_limit, **_case_kwargs(case))
+        sol = tf.solve_solo(seed=seed, threads=threads, time_limit=time_limit, restart_nodes=restart_nodes,
+                            **_case_kwargs(case))
         dt = time.perf_counter() - t0
         times.append(dt if sol.complete else float("inf"))
         complete += sol.complete
         bonus += sol.complete and all(s == 20 for s in sol.scores.values())
     finite = [t for t in times if t != float("inf")]
-    return dict(case=case, threads=threads, seeds=len(times), complete=complete, all_bonus=bonus,
+    return dict(case=case, threads=threads, restart_nodes=restart_nodes, seeds=len(times), complete=complete, all_bonus=bonus,
                 median_s=statistics.median(times), worst_s=max(times),
                 mean_complete_s=statistics.mean(finite) if finite else None)
 
@@ -94,6 +97,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--cases", nargs="+", default=ALL_CASES, choices=ALL_CASES)
     ap.add_argument("--count", type=int, default=20, help="solutions asked for in the count case")
+    ap.add_argument("--restart-nodes", type=int, nargs="+", default=[0],
+                    help="nodes per restart to compare (0: the solver's own budget)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     tf.solve_solo(seed=0, time_limit=5)  # builds the placement tables outside the timings
@@ -104,11 +109,14 @@ def main(argv=None) -> int:
                 r = (solutions_per_second if case == "count" else iterated_per_second)(args.count, th, args.time_limit)
                 print(f"{case:22s} threads={th}  {r['found']}/{r['count']} distinct in {r['seconds']:.2f} s "
                       f"= {r['per_second']:.1f}/s  (+80: {r['all_bonus']})", flush=True)
-            else:
-                r = time_case(case, range(args.seeds), th, args.time_limit)
-                print(f"{case:22s} threads={th}  complete {r['complete']}/{r['seeds']}  "
+                rows.append(r)
+                continue
+            for budget in args.restart_nodes:
+                r = time_case(case, range(args.seeds), th, args.time_limit, budget)
+                label = f"  restart_nodes={budget}" if args.restart_nodes != [0] else ""
+                print(f"{case:22s} threads={th}{label}  complete {r['complete']}/{r['seeds']}  "
                       f"median {r['median_s']:.3f} s  worst {r['worst_s']:.3f} s  (+80: {r['all_bonus']})", flush=True)
-            rows.append(r)
+                rows.append(r)
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()
