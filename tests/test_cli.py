@@ -438,6 +438,27 @@ def test_exact_yes_saves_a_witness_that_completes_the_position(tmp_path):
     assert len(occupied_polygons(svg.read_text())) == 440
 
 
+def test_exact_shows_a_time_bar_moved_by_the_questions_progress(tmp_path, monkeypatch):
+    # On a terminal the bar runs on stderr; here it is made to write where the test reads it.
+    import io
+
+    from trigon_fast.cli import common, exact_cmd
+
+    bar = io.StringIO()
+    monkeypatch.setattr(exact_cmd, "progress", lambda **kw: common.progress(**{**kw, "file": bar, "disable": False}))
+    g = tf.random_game(seed=0)
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(g.to_blksgf())
+    r = run_in_process(["exact", str(rec), "--move", "40", "--time-limit", "0.8"])
+    assert r.exit_code == 0, r.output
+    assert "not proven in 0.8 s" in r.stdout
+    frames = [re.search(r"searching: .* ([0-9.]+)/1 s, ([0-9,]+) nodes$", f) for f in bar.getvalue().split("\r")]
+    shown = [m.groups() for m in frames if m]
+    assert len(shown) >= 2 and float(shown[-1][0]) >= 0.5
+    counts = [int(n.replace(",", "")) for _, n in shown]
+    assert counts == sorted(counts) and counts[0] > 0
+
+
 def test_exact_no_not_proven_and_colours(tmp_path):
     g = greedy_game(tf.Variant.FOUR_PLAYER)
     rec = tmp_path / "g.blksgf"

@@ -1106,3 +1106,96 @@ def test_a_tight_pocket_of_several_colours_is_a_yes():
         r = tf.can_place_all(g, time_limit=20, **kw)
         assert r.proven and r.answer is True, kw
         assert all(not r.witness_game.pieces_left(c) for c in tf.Colour)
+
+
+# -- progress callbacks of the exact questions -------------------------------------------------
+
+def _open_twelve_left() -> tf.Game:
+    """Random game 0 at 12 pieces a colour: a "no" that no search settles in seconds."""
+    g = tf.random_game(seed=0)
+    while len(g.history) > 40:
+        g.undo()
+    return g
+
+
+def test_can_place_all_callback_sees_progress_and_stops_the_question():
+    seen = []
+
+    def cb(p):
+        seen.append(p)
+        return len(seen) < 3
+
+    t0 = time.perf_counter()
+    r = tf.can_place_all(_open_twelve_left(), time_limit=30, callback=cb)
+    assert time.perf_counter() - t0 < 10 and len(seen) == 3  # stopped at the third report, not at 30 s
+    assert all(isinstance(p, tf.ExactProgress) for p in seen)
+    assert 0 < seen[0].nodes <= seen[1].nodes <= seen[2].nodes <= r.nodes
+    assert 0 < seen[0].seconds < seen[1].seconds < seen[2].seconds and seen[2].nodes_per_second > 0
+    assert r.answer is None and r.interrupted and not r.proven
+
+
+@pytest.mark.parametrize("reply", [True, None, 0, "", "no"])
+def test_can_place_all_callback_stops_only_on_false(reply):
+    calls = []
+    r = tf.can_place_all(_open_twelve_left(), time_limit=0.8, callback=lambda p: calls.append(p) or reply)
+    assert calls and not r.interrupted and r.seconds >= 0.75  # ran to its limit
+
+
+def test_can_place_all_callback_numpy_false_stops_and_errors_propagate():
+    import numpy as np
+
+    r = tf.can_place_all(_open_twelve_left(), time_limit=30, callback=lambda p: np.False_)
+    assert r.interrupted and r.seconds < 10
+    t0 = time.perf_counter()
+    with pytest.raises(ZeroDivisionError):
+        tf.can_place_all(_open_twelve_left(), time_limit=30, callback=lambda p: 1 / 0)
+    assert time.perf_counter() - t0 < 10  # the search was stopped, then the error raised
+    with pytest.raises(tf.SolverError, match="callback must be callable"):
+        tf.can_place_all(_open_twelve_left(), callback=3)
+    with pytest.raises(tf.SolverError, match="callback must be callable"):
+        tf.max_placeable(_open_twelve_left(), 0, callback="no")
+
+
+def test_can_place_all_callback_on_threads_counts_every_stage():
+    seen = []
+    r = tf.can_place_all(_open_twelve_left(), time_limit=1.0, threads=2, callback=seen.append)
+    assert len(seen) >= 2 and not r.interrupted
+    # The guided search runs first from twelve pieces: its nodes are in the progress too.
+    assert seen[0].nodes > 0 and seen[-1].nodes <= r.nodes
+
+
+def test_a_settled_question_is_not_marked_interrupted_by_its_callback():
+    calls = []
+    r = tf.max_placeable(_open_twelve_left(), 0, callback=lambda p: calls.append(p) or False)
+    assert r.proven and not r.interrupted and not calls  # settled before the first report
+
+
+def test_max_placeable_callback_adapter(monkeypatch):
+    # max_placeable settles single colours in milliseconds, before a report is due, so the
+    # wrapper is checked on a stand-in core that reports and obeys as the real one does.
+    real = _core.max_placeable
+
+    def fake(position, colour, *, callback=None, **kw):
+        out = real(position, colour, **kw)
+        if callback is not None and not callback({"nodes": 1234, "seconds": 0.5}):
+            out["interrupted"] = True
+        return out
+
+    monkeypatch.setattr(_core, "max_placeable", fake)
+    seen = []
+    r = tf.max_placeable(_open_twelve_left(), 0, callback=lambda p: seen.append(p) or False)
+    assert seen == [tf.ExactProgress(nodes=1234, seconds=0.5)] and r.interrupted and not r.proven
+
+    def ctrl_c(p):
+        raise KeyboardInterrupt
+
+    r = tf.max_placeable(_open_twelve_left(), 0, callback=ctrl_c)
+    assert r.interrupted and not r.proven
+
+
+def test_ctrl_c_in_the_exact_callback_ends_the_question_with_its_answer_so_far():
+    def cb(p):
+        raise KeyboardInterrupt
+
+    r = tf.can_place_all(_open_twelve_left(), time_limit=30, callback=cb)
+    assert r.interrupted and r.answer is None and r.seconds < 10

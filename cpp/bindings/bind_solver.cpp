@@ -100,11 +100,22 @@ py::dict stats_dict(const solver::SoloStats& s) {
     return d;
 }
 
+// What a watched search reports: a callback, how often, and the node count the search adds to.
+struct Watch {
+    py::object callback = py::none();
+    double interval = 0.25;
+    const std::atomic<long long>* nodes = nullptr;
+};
+
 // Runs f() on a worker thread; this thread waits with the GIL released and turns Ctrl-C into
-// `stop` (the work then returns what it has). Exceptions from f propagate. (f takes copies of
+// `stop` (the work then returns what it has). With a callback, it is called every interval with
+// {'nodes', 'seconds'}; a falsy reply stops the work as Ctrl-C does, an exception stops it and
+// is raised once the work has ended. Exceptions from f propagate. (f takes copies of
 // Python-owned arguments: other Python threads run while it does.)
 template <class F>
-auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f) {
+auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f, const Watch& watch = {}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
     auto fut = std::async(std::launch::async, std::forward<F>(f));
     for (;;) {
         std::future_status st;
@@ -114,6 +125,29 @@ auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f) {
         }
         if (st == std::future_status::ready) break;
         if (bindings::consume_ctrl_c(interrupted)) stop.store(true);
+        const auto now = std::chrono::steady_clock::now();
+        if (watch.callback.is_none() || stop.load() || std::chrono::duration<double>(now - last).count() < watch.interval)
+            continue;
+        last = now;
+        try {
+            py::dict d;
+            d["nodes"] = watch.nodes ? watch.nodes->load(std::memory_order_relaxed) : 0;
+            d["seconds"] = std::chrono::duration<double>(now - t0).count();
+            const py::object r = watch.callback(d);
+            const int truth = PyObject_IsTrue(r.ptr());
+            if (truth < 0) throw py::error_already_set();
+            if (truth == 0) {
+                interrupted = true;
+                stop.store(true);
+            }
+        } catch (...) {
+            stop.store(true);
+            {
+                py::gil_scoped_release release;
+                fut.wait();
+            }
+            throw;
+        }
     }
     return fut.get();
 }
@@ -140,7 +174,7 @@ void bind_solver(py::module_& m) {
     m.def(
         "can_place_all",
         [](const Position& start, int colours, double time_limit, long long node_limit, bool heuristic, int threads,
-           bool least_slack, bool both_orders, bool transpositions) {
+           bool least_slack, bool both_orders, bool transpositions, py::object callback, double callback_interval) {
             if (colours < 0 || colours > 0xF) throw py::value_error("colours must be a bit mask of 0..3");
             if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
             solver::ExactOptions o;
@@ -152,14 +186,19 @@ void bind_solver(py::module_& m) {
             o.least_slack = least_slack;
             o.both_orders = both_orders;
             o.transpositions = transpositions;
+            std::atomic<long long> progress{0};
+            o.progress = &progress;
             std::atomic<bool> stop{false};
             bool interrupted = false;
-            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::can_place_all(start, o, &stop); });
+            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::can_place_all(start, o, &stop); },
+                                       Watch{callback, callback_interval, &progress});
             return exact_dict(r, interrupted);
         },
         py::arg("start"), py::arg("colours"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
         py::arg("heuristic") = true, py::arg("threads") = 1, py::arg("least_slack") = false, py::arg("both_orders") = true,
-        py::arg("transpositions") = true, "Exhaustive search: can the colours place all their remaining pieces if the others stop?");
+        py::arg("transpositions") = true, py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
+        "Exhaustive search: can the colours place all their remaining pieces if the others stop? callback({'nodes', "
+        "'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted).");
     m.def(
         "repair_layout",
         [](const Position& start, int colours, const std::vector<std::pair<int, int>>& layout, double seconds,
@@ -200,19 +239,23 @@ void bind_solver(py::module_& m) {
         "than the layout given, else empty) and improved_area.");
     m.def(
         "max_placeable",
-        [](const Position& start, int colour, double time_limit, long long node_limit, bool heuristic) {
+        [](const Position& start, int colour, double time_limit, long long node_limit, bool heuristic, py::object callback,
+           double callback_interval) {
             if (colour < 0 || colour >= kNumColours) throw py::value_error("colour must be 0..3");
             solver::ExactOptions o;
             o.time_limit = time_limit;
             o.node_limit = node_limit;
             o.heuristic = heuristic;
+            std::atomic<long long> progress{0};
+            o.progress = &progress;
             std::atomic<bool> stop{false};
             bool interrupted = false;
-            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::max_placeable(start, colour, o, &stop); });
+            auto r = run_interruptible(stop, interrupted, [&, start = start] { return solver::max_placeable(start, colour, o, &stop); },
+                                       Watch{callback, callback_interval, &progress});
             return exact_dict(r, interrupted);
         },
         py::arg("start"), py::arg("colour"), py::arg("time_limit") = 10.0, py::arg("node_limit") = 0,
-        py::arg("heuristic") = true,
+        py::arg("heuristic") = true, py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
         "Branch and bound (after guided dives when heuristic): most triangles the colour can still place alone "
         "(exact when proven).");
     py::class_<solver::PreparedPattern>(m, "PatternPuzzle",

@@ -84,6 +84,7 @@ SoloOptions guided_options(const ExactOptions& options, double time_limit, int t
     so.repairs = false;  // (GuidedTurns repairs between turns, on every guided thread)
     so.time_limit = time_limit;
     so.threads = threads;
+    so.progress = options.progress;
     return so;
 }
 
@@ -144,6 +145,7 @@ private:
             budget.seconds = seconds;
             budget.step_nodes = kRepairStepNodes;
             budget.accept = true;
+            budget.progress = options_.progress;
             RepairResult rep = repair_layout(start_, options_.colours, base, budget,
                                              seed * 64 + static_cast<std::uint64_t>(k), stop_, done);
             std::lock_guard<std::mutex> lock(mutex);

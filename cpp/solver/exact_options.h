@@ -2,6 +2,7 @@
 // (exact_search.h) and the repairs can read them without looking up at the staged driver.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -27,6 +28,9 @@ struct ExactOptions {
     std::size_t residual_capacity = 1u << 20;
     bool both_orders = true;  // with two exhaustive threads or more: half take the other order
                               // (the first to settle it stops the other)
+    // Where a caller watches progress: every search of the question (exhaustive, guided, repairs)
+    // adds its nodes here as it goes, in steps of a few hundred (relaxed: a progress figure).
+    std::atomic<long long>* progress = nullptr;
 };
 
 }  // namespace trigon::solver

@@ -419,6 +419,7 @@ Key128 ExactSearch::residual_key(int d) const {
 bool ExactSearch::out_of_budget() {
     if ((++nodes_ & 255) == 0) {
         const long long all = shared_nodes_ ? shared_nodes_->fetch_add(256) + 256 : nodes_;
+        if (opt_.progress) opt_.progress->fetch_add(256, std::memory_order_relaxed);
         if ((stop_ && stop_->load()) || (halt_ && halt_->load()) || (opt_.node_limit > 0 && all > opt_.node_limit) ||
             (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit))
             aborted_ = true;

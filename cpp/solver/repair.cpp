@@ -112,6 +112,7 @@ RepairResult repair_layout(const Position& start, std::uint8_t colours, const st
     ExactOptions o;
     o.colours = colours;
     o.heuristic = false;
+    o.progress = budget.progress;
     using exact_detail::ExactSearch;
     ExactSearch search(start, colours, ExactSearch::Mode::AllPlaced, o, stop);
     search.join_pool(nullptr, halt, nullptr);

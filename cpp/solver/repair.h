@@ -55,6 +55,7 @@ struct RepairBudget {
     // neighbourhood search that climbs, and walks across plateaus, instead of staying put).
     bool accept = false;
     long long accept_nodes = 3000;
+    std::atomic<long long>* progress = nullptr;  // nodes added as they are searched (ExactOptions::progress)
 };
 
 // Neighbourhoods of `layout` ((colour, id) pairs legal colour by colour from `start`, the colours

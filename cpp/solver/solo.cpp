@@ -152,6 +152,7 @@ public:
 private:
     void flush_nodes() {
         sh_.nodes.fetch_add(pending_nodes_);
+        if (sh_.opt.progress) sh_.opt.progress->fetch_add(pending_nodes_, std::memory_order_relaxed);
         pending_nodes_ = 0;
     }
 

@@ -34,6 +34,8 @@ struct SoloOptions {
     // between restarts (repair.h: its moves around an empty cell taken out, the exhaustive search
     // placing every piece left from there).
     bool repairs = true;
+    // Where a caller watches progress (ExactOptions::progress): nodes added as they are searched.
+    std::atomic<long long>* progress = nullptr;
 };
 
 struct SoloSolution {

@@ -15,7 +15,7 @@ from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds
 from .search import Analysis, Engine, analyse, best_move
 from .solver import Solution, SolutionIterator, SolverError, SolveStats, iter_solutions, solve_solo
 from .pattern import PatternPuzzle, PatternResult, parse_region, solve_pattern
-from .exact import MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
+from .exact import ExactProgress, MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
 from . import render, symmetry  # (render needs nothing optional until PNG: tf.render.game_svg works)
 
@@ -58,6 +58,7 @@ __all__ = [
     "parse_region",
     "solve_pattern",
     "PlaceAllResult",
+    "ExactProgress",
     "MaxPlaceResult",
     "can_place_all",
     "max_placeable",

@@ -460,9 +460,9 @@ def build_table_seconds(arg0: typing.SupportsInt | typing.SupportsIndex) -> floa
     """
     Builds a fresh table (not the shared one) and returns the seconds it took.
     """
-def can_place_all(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True, threads: typing.SupportsInt | typing.SupportsIndex = 1, least_slack: bool = False, both_orders: bool = True, transpositions: bool = True) -> dict:
+def can_place_all(start: Position, colours: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True, threads: typing.SupportsInt | typing.SupportsIndex = 1, least_slack: bool = False, both_orders: bool = True, transpositions: bool = True, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> dict:
     """
-    Exhaustive search: can the colours place all their remaining pieces if the others stop?
+    Exhaustive search: can the colours place all their remaining pieces if the others stop? callback({'nodes', 'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted).
     """
 def canonical_key(arg0: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]]) -> str:
     ...
@@ -475,7 +475,7 @@ def level_simulations(level: typing.SupportsInt | typing.SupportsIndex) -> int:
     """
     Simulations of strength level 1..9.
     """
-def max_placeable(start: Position, colour: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True) -> dict:
+def max_placeable(start: Position, colour: typing.SupportsInt | typing.SupportsIndex, time_limit: typing.SupportsFloat | typing.SupportsIndex = 10.0, node_limit: typing.SupportsInt | typing.SupportsIndex = 0, heuristic: bool = True, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> dict:
     """
     Branch and bound (after guided dives when heuristic): most triangles the colour can still place alone (exact when proven).
     """

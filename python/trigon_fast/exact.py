@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -13,7 +13,22 @@ from .move import Move
 from .solver import SolverError, _check_seconds, _parse_colour
 from .variants import Colour, ColourLike, Colours
 
-__all__ = ["PlaceAllResult", "MaxPlaceResult", "can_place_all", "max_placeable"]
+__all__ = ["PlaceAllResult", "MaxPlaceResult", "ExactProgress", "can_place_all", "max_placeable"]
+
+
+@dataclass(frozen=True)
+class ExactProgress:
+    """What an exact question has done so far, as its ``callback`` sees it: ``nodes`` searched
+    (every stage: exhaustive, guided and repairs, counted in steps of a few hundred) in
+    ``seconds``."""
+
+    nodes: int
+    seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Nodes per second so far (0.0 before any measurable time)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
 @dataclass(repr=False)
@@ -83,6 +98,28 @@ def _check_nodes(node_limit: object) -> int:
     return _args.integer("node_limit", node_limit, 0, _args.MAX_COUNT, SolverError)  # 0: no limit
 
 
+ProgressCallback = Callable[[ExactProgress], object]
+
+
+def _watch(callback: Optional[ProgressCallback], ctrl_c: List[bool]) -> Optional[Callable[[Dict[str, Any]], bool]]:
+    """The core's callback for ``callback``: the C++ dict as an ExactProgress; only False stops it
+    (as solve_solo's and analyse's callbacks), and a Ctrl-C landing in it ends the question as any
+    Ctrl-C does (noted in ``ctrl_c``)."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise SolverError(f"callback must be callable, not {callback!r}")
+
+    def adapted(d: Dict[str, Any]) -> bool:
+        try:
+            return not _args.says_stop(callback(ExactProgress(nodes=int(d["nodes"]), seconds=float(d["seconds"]))))
+        except KeyboardInterrupt:
+            ctrl_c.append(True)
+            return False
+
+    return adapted
+
+
 def _colours_mask(game: Game, colours: Optional[Colours]) -> int:
     in_play = [int(c) for c in game.variant.colours]
     if colours is None:
@@ -118,7 +155,7 @@ def _witness(game: Game, pairs: Iterable[Tuple[int, int]]) -> Tuple[List[Tuple[C
 
 
 def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: float = 10.0, node_limit: int = 0,
-                  heuristic: bool = True, threads: int = 1) -> PlaceAllResult:
+                  heuristic: bool = True, threads: int = 1, callback: Optional[ProgressCallback] = None) -> PlaceAllResult:
     """Can every remaining piece of ``colours`` (default: every colour in play) still be placed if
     the other colours place nothing more?
 
@@ -167,7 +204,11 @@ def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: 
     other; with more, stage 3 has every thread for its share, then stage 4. Stage 4's threads
     share out its tree (a "no" searches the same nodes as on one thread), half of them taking
     next the colour with least slack (each order settles some endgames far sooner).
-    ``heuristic=False`` runs stage 4 alone, on every thread."""
+    ``heuristic=False`` runs stage 4 alone, on every thread.
+
+    ``callback(progress)``, an :class:`ExactProgress`, is called about every 0.25 s while the
+    question runs (from the calling thread); returning False stops it as Ctrl-C does: the answer
+    is then "not proven" and ``interrupted`` is set (a GUI's cancel button)."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     game = game.copy()  # (under its lock: another thread may play on while this searches)
@@ -175,8 +216,10 @@ def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: 
     threads = _args.integer("threads", threads, 1, _args.MAX_EXACT_THREADS, SolverError)
     nodes = _check_nodes(node_limit)
     heuristic = _args.flag("heuristic", heuristic, SolverError)
+    ctrl_c: List[bool] = []
     r = _core.can_place_all(game.position, _colours_mask(game, colours), time_limit=float(time_limit),
-                            node_limit=nodes, heuristic=heuristic, threads=threads)
+                            node_limit=nodes, heuristic=heuristic, threads=threads, callback=_watch(callback, ctrl_c))
+    r["interrupted"] = bool(r["interrupted"]) or bool(ctrl_c)
     answer = None if r["interrupted"] or r["answer"] < 0 else bool(r["answer"])
     moves, wg = _witness(game, r["witness"]) if answer else ([], None)
     mask = _colours_mask(game, colours)
@@ -191,11 +234,13 @@ def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: 
 
 
 def max_placeable(game: Game, colour: ColourLike, *, time_limit: float = 10.0, node_limit: int = 0,
-                  heuristic: bool = True) -> MaxPlaceResult:
+                  heuristic: bool = True, callback: Optional[ProgressCallback] = None) -> MaxPlaceResult:
     """The most triangles ``colour`` can still place alone (others stop), by branch and bound;
     exact when ``proven``. With ``heuristic`` (the default), a question that a few thousand
     nodes do not settle gets a few guided dives first (a colour that can place everything in a
-    big open region shows it there at once); ``heuristic=False`` runs the branch and bound alone."""
+    big open region shows it there at once); ``heuristic=False`` runs the branch and bound alone.
+    ``callback``: as :func:`can_place_all`'s (returning False stops it: the best found so far,
+    not proven, ``interrupted``)."""
     if not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     game = game.copy()  # (under its lock: another thread may play on while this searches)
@@ -203,8 +248,11 @@ def max_placeable(game: Game, colour: ColourLike, *, time_limit: float = 10.0, n
     nodes = _check_nodes(node_limit)
     c = _colours_mask(game, [colour]).bit_length() - 1
     heuristic = _args.flag("heuristic", heuristic, SolverError)
-    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=heuristic)
+    ctrl_c: List[bool] = []
+    r = _core.max_placeable(game.position, c, time_limit=float(time_limit), node_limit=nodes, heuristic=heuristic,
+                            callback=_watch(callback, ctrl_c))
+    interrupted = bool(r["interrupted"]) or bool(ctrl_c)
     moves, _ = _witness(game, r["witness"])
-    return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]),
+    return MaxPlaceResult(colour=Colour(c), triangles=int(r["max_triangles"]), proven=bool(r["proven"]) and not interrupted,
                           witness=moves, nodes=int(r["nodes"]), seconds=float(r["seconds"]),
-                          interrupted=bool(r["interrupted"]))
+                          interrupted=interrupted)
