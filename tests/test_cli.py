@@ -442,10 +442,11 @@ def test_exact_shows_a_time_bar_moved_by_the_questions_progress(tmp_path, monkey
     # On a terminal the bar runs on stderr; here it is made to write where the test reads it.
     import io
 
-    from trigon_fast.cli import common, exact_cmd
+    from trigon_fast.cli import common
 
     bar = io.StringIO()
-    monkeypatch.setattr(exact_cmd, "progress", lambda **kw: common.progress(**{**kw, "file": bar, "disable": False}))
+    real = common.progress
+    monkeypatch.setattr(common, "progress", lambda **kw: real(**{**kw, "file": bar, "disable": False}))
     g = tf.random_game(seed=0)
     rec = tmp_path / "g.blksgf"
     rec.write_text(g.to_blksgf())
@@ -457,6 +458,25 @@ def test_exact_shows_a_time_bar_moved_by_the_questions_progress(tmp_path, monkey
     assert len(shown) >= 2 and float(shown[-1][0]) >= 0.5
     counts = [int(n.replace(",", "")) for _, n in shown]
     assert counts == sorted(counts) and counts[0] > 0
+
+
+def test_pattern_count_shows_a_time_bar_with_nodes_and_solutions(tmp_path, monkeypatch):
+    import io
+
+    from trigon_fast.cli import common
+
+    bar = io.StringIO()
+    real = common.progress
+    monkeypatch.setattr(common, "progress", lambda **kw: real(**{**kw, "file": bar, "disable": False}))
+    shape = tmp_path / "shape.txt"
+    shape.write_text("\n".join(" " * (4 - y) + "x" * 22 for y in range(5)) + "\n")
+    r = run_in_process(["pattern", str(shape), "--count", "--show", "0", "--time-limit", "0.8"])
+    assert r.exit_code == 0, r.output
+    assert "time limit reached, at least" in r.stdout
+    frames = [re.search(r"searching: .* ([0-9.]+)/1 s, ([0-9,]+) nodes, ([0-9,]+) solutions$", f)
+              for f in bar.getvalue().split("\r")]
+    shown = [(int(m[2].replace(",", "")), int(m[3].replace(",", ""))) for m in frames if m]
+    assert len(shown) >= 2 and shown == sorted(shown) and shown[-1][1] > 0
 
 
 def test_exact_no_not_proven_and_colours(tmp_path):

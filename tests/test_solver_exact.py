@@ -1199,3 +1199,53 @@ def test_ctrl_c_in_the_exact_callback_ends_the_question_with_its_answer_so_far()
 
     r = tf.can_place_all(_open_twelve_left(), time_limit=30, callback=cb)
     assert r.interrupted and r.answer is None and r.seconds < 10
+
+
+# -- progress callbacks of the pattern solver ---------------------------------------------------
+
+# 110 triangles in a 22 x 5 parallelogram, one colour's 22 pieces: a count that runs for hours.
+LONG_COUNT = "\n".join(" " * (4 - y) + "x" * 22 for y in range(5))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pattern_callback_sees_progress_and_stops_the_count(threads):
+    seen = []
+
+    def cb(p):
+        seen.append(p)
+        return len(seen) < 3
+
+    r = tf.solve_pattern(LONG_COUNT, all_solutions=True, max_solutions=0, time_limit=30, threads=threads, callback=cb)
+    assert len(seen) == 3 and all(isinstance(p, tf.PatternProgress) for p in seen)
+    assert r.interrupted and not r.exhausted and r.seconds < 10
+    assert 0 < seen[0].nodes <= seen[1].nodes <= seen[2].nodes <= r.nodes
+    assert 0 < seen[0].solutions <= seen[1].solutions <= seen[2].solutions <= r.count
+    assert seen[0].seconds < seen[1].seconds < seen[2].seconds
+
+
+def test_pattern_callback_of_a_prepared_puzzle_listing_solutions():
+    puzzle = tf.PatternPuzzle(LONG_COUNT)
+    seen = []
+    r = puzzle.solve(all_solutions=True, time_limit=0.7, callback=seen.append)  # (returns None: goes on)
+    assert seen and not r.interrupted and r.seconds >= 0.65 and len(r.solutions) == 1000
+    assert 0 < seen[-1].solutions <= r.count
+
+
+def test_pattern_callback_errors_stops_and_quick_puzzles():
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match="invalid literal") as caught:
+        tf.solve_pattern(LONG_COUNT, all_solutions=True, time_limit=30, callback=lambda p: int("x"))
+    assert not isinstance(caught.value, tf.SolverError)  # the callback's own error, as it was raised
+    assert time.perf_counter() - t0 < 10
+
+    def ctrl_c(p):
+        raise KeyboardInterrupt
+
+    r = tf.PatternPuzzle(LONG_COUNT).solve(all_solutions=True, max_solutions=0, time_limit=30, callback=ctrl_c)
+    assert r.interrupted and not r.exhausted and r.seconds < 10
+    with pytest.raises(tf.SolverError, match="callback must be callable"):
+        tf.solve_pattern(LONG_COUNT, callback=1)
+    calls = []
+    hexagon = tf.solve_pattern("  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", pieces="V,P6,F,A6", all_solutions=True,
+                               callback=lambda p: calls.append(p) or False)
+    assert hexagon.count == 24 and hexagon.exhausted and not hexagon.interrupted and not calls

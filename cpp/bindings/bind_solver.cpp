@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <exception>
 #include <future>
 
 #include "bindings/checks.h"
@@ -43,20 +44,49 @@ solver::PatternOptions pattern_options(bool all_solutions, bool unique, long lon
     return o;
 }
 
-// Runs a pattern search on this thread with the GIL released, polling for Ctrl-C.
+// Runs a pattern search on this thread with the GIL released, polling for Ctrl-C; with a
+// callback, it is called every interval with {'nodes', 'solutions', 'seconds'} (the search's
+// progress so far). A falsy reply stops the search as Ctrl-C does; an exception stops it and is
+// raised once it has ended.
 template <class Solve>
-solver::PatternResult solve_interruptibly(bool& interrupted, Solve&& solve) {
+solver::PatternResult solve_interruptibly(bool& interrupted, solver::PatternOptions& o, const py::object& callback,
+                                          double interval, Solve&& solve) {
     std::atomic<bool> stop{false};
+    solver::PatternProgress progress;
+    if (!callback.is_none()) o.progress = &progress;
+    std::exception_ptr raised;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    solver::PatternResult r;
     try {
-        const solver::PatternPoll poll = [&interrupted] {
+        const solver::PatternPoll poll = [&] {
             py::gil_scoped_acquire gil;
-            return !bindings::consume_ctrl_c(interrupted);
+            if (bindings::consume_ctrl_c(interrupted)) return false;
+            const auto now = std::chrono::steady_clock::now();
+            if (callback.is_none() || std::chrono::duration<double>(now - last).count() < interval) return true;
+            last = now;
+            try {
+                py::dict d;
+                d["nodes"] = progress.nodes.load(std::memory_order_relaxed);
+                d["solutions"] = progress.count.load(std::memory_order_relaxed);
+                d["seconds"] = std::chrono::duration<double>(now - t0).count();
+                const py::object reply = callback(d);
+                const int truth = PyObject_IsTrue(reply.ptr());
+                if (truth < 0) throw py::error_already_set();
+                if (truth == 0) interrupted = true;
+                return truth != 0;
+            } catch (...) {
+                raised = std::current_exception();
+                return false;
+            }
         };
         py::gil_scoped_release release;
-        return solve(&stop, poll);
+        r = solve(&stop, poll);
     } catch (const std::invalid_argument& e) {
         throw py::value_error(e.what());
     }
+    if (raised) std::rethrow_exception(raised);
+    return r;
 }
 
 py::dict pattern_dict(const solver::PatternResult& r, bool interrupted) {
@@ -276,35 +306,40 @@ void bind_solver(py::module_& m) {
         .def(
             "solve",
             [](const solver::PreparedPattern& puzzle, bool all_solutions, bool unique, long long max_stored,
-               double time_limit, const std::string& method, int threads) {
-                const auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
+               double time_limit, const std::string& method, int threads, py::object callback, double callback_interval) {
+                auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
                 bool interrupted = false;
-                const auto r = solve_interruptibly(interrupted, [&](const std::atomic<bool>* stop,
-                                                                    const solver::PatternPoll& poll) {
-                    return puzzle.solve(o, stop, poll);
-                });
+                const auto r = solve_interruptibly(interrupted, o, callback, callback_interval,
+                                                   [&](const std::atomic<bool>* stop, const solver::PatternPoll& poll) {
+                                                       return puzzle.solve(o, stop, poll);
+                                                   });
                 return pattern_dict(r, interrupted);
             },
             py::arg("all_solutions") = false, py::arg("unique") = false, py::arg("max_stored") = 1000,
             py::arg("time_limit") = 60.0, py::arg("method") = "auto", py::arg("threads") = 1,
-            "Exact cover of the prepared region (GIL released; Ctrl-C stops it).");
+            py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
+            "Exact cover of the prepared region (GIL released; Ctrl-C stops it). callback({'nodes', 'solutions', "
+            "'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted).");
     m.def(
         "solve_pattern",
         [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
-           long long max_stored, double time_limit, const std::string& method, int threads) {
-            const auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
+           long long max_stored, double time_limit, const std::string& method, int threads, py::object callback,
+           double callback_interval) {
+            auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
             bindings::check_side(side);
             const auto pc = piece_counts(counts);
             bool interrupted = false;
-            const auto r = solve_interruptibly(interrupted, [&](const std::atomic<bool>* stop,
-                                                                const solver::PatternPoll& poll) {
-                return solver::solve_pattern(side, cells, pc, o, stop, poll);
-            });
+            const auto r = solve_interruptibly(interrupted, o, callback, callback_interval,
+                                               [&](const std::atomic<bool>* stop, const solver::PatternPoll& poll) {
+                                                   return solver::solve_pattern(side, cells, pc, o, stop, poll);
+                                               });
             return pattern_dict(r, interrupted);
         },
         py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
         py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,
-        py::arg("method") = "auto", py::arg("threads") = 1, "Exact cover of board cells by a multiset of pieces (counts per piece index).");
+        py::arg("method") = "auto", py::arg("threads") = 1, py::arg("callback") = py::none(),
+        py::arg("callback_interval") = 0.25,
+        "Exact cover of board cells by a multiset of pieces (counts per piece index); callback as PatternPuzzle.solve's.");
 
     m.def(
         "solve_solo",

@@ -331,6 +331,7 @@ PatternResult PreparedPattern::solve(const PatternOptions& options, const std::a
             return finish();
         }
         const long long probe_nodes = first.nodes;
+        if (opt.progress) opt.progress->count.store(0, std::memory_order_relaxed);  // (counted again below)
         run(opt, region_symmetries(geo, P.cells), res);
         res.nodes += probe_nodes;
         return finish();

@@ -18,6 +18,14 @@ namespace trigon::solver {
 // counting shares equal frontiers). Mrv: branch on the cell or piece with the fewest options.
 enum class PatternMethod { Auto, Frontier, Mrv };
 
+// Where a caller watches a search: nodes and solutions counted so far, added by every thread each
+// 4096 nodes (relaxed: a progress figure; the result has the final ones). Solutions counted with
+// the region's symmetries are counted once per orbit here, a lower bound as a stopped count is.
+struct PatternProgress {
+    std::atomic<long long> nodes{0};
+    std::atomic<long long> count{0};
+};
+
 struct PatternOptions {
     bool all_solutions = false;   // false: stop at the first solution
     bool unique = false;          // count/list one solution per symmetry class of the region
@@ -26,6 +34,7 @@ struct PatternOptions {
     PatternMethod method = PatternMethod::Auto;  // Auto: Frontier on compact regions, else Mrv
     int threads = 1;                             // counting only: threads sharing the subtrees
     long long node_limit = 0;                    // nodes (per thread, in steps of 4096); 0: none
+    PatternProgress* progress = nullptr;         // where a caller watches (may be null)
 
     // Pure counting: no solution is kept, so equal subproblems may share their counts.
     bool counting_only() const { return all_solutions && !unique && max_stored <= 0; }

@@ -257,6 +257,7 @@ protected:
     // Counts a node; every 4096 checks the stop flag and the clock. True: stop now.
     bool tick() {
         if ((++res_.nodes & 4095) == 0) {
+            if (opt_.progress) report_progress();
             if ((stop_ && stop_->load()) ||
                 (opt_.time_limit > 0 && std::chrono::duration<double>(Clock::now() - t0_).count() > opt_.time_limit) ||
                 (poll_ && !(*poll_)()))
@@ -306,6 +307,19 @@ protected:
     bool done_ = false, aborted_ = false;
 
 private:
+    // Adds this search's nodes and solutions since the last report to the caller's progress.
+    void report_progress() {
+        opt_.progress->nodes.fetch_add(4096, std::memory_order_relaxed);
+        const long long now = counting() ? counted_ : res_.count;
+        const long long delta = now - reported_;
+        reported_ = now;
+        long long seen = opt_.progress->count.load(std::memory_order_relaxed);
+        while (delta > 0 &&
+               !opt_.progress->count.compare_exchange_weak(seen, count_add(seen, delta), std::memory_order_relaxed)) {
+        }
+    }
+
+    long long reported_ = 0;           // solutions already in the caller's progress
     SplitShare* share_;
     const PatternPoll* poll_;          // null: none
     long long seen_ = 0, ticket_ = 0;  // split-depth nodes passed; the ticket drawn

@@ -14,7 +14,7 @@ from .playout import random_game, random_games_stats
 from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds Game.from_blksgf / to_blksgf
 from .search import Analysis, Engine, analyse, best_move
 from .solver import Solution, SolutionIterator, SolverError, SolveStats, iter_solutions, solve_solo
-from .pattern import PatternPuzzle, PatternResult, parse_region, solve_pattern
+from .pattern import PatternProgress, PatternPuzzle, PatternResult, parse_region, solve_pattern
 from .exact import ExactProgress, MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
 from . import render, symmetry  # (render needs nothing optional until PNG: tf.render.game_svg works)
@@ -55,6 +55,7 @@ __all__ = [
     "SolutionIterator",
     "PatternPuzzle",
     "PatternResult",
+    "PatternProgress",
     "parse_region",
     "solve_pattern",
     "PlaceAllResult",

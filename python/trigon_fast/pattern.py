@@ -19,14 +19,14 @@ import operator
 from collections import Counter, abc
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _args, _core
 from ._args import IntLike
 from .move import PIECE_NAMES, CellLike, Move, PieceLike, board, piece_index
 from .solver import SolverError, _check_seconds
 
-__all__ = ["PatternPuzzle", "PatternResult", "parse_region", "solve_pattern"]
+__all__ = ["PatternPuzzle", "PatternResult", "PatternProgress", "parse_region", "solve_pattern"]
 
 # A region: cells as names or indices, a comma-separated string of names, or a text picture.
 Region = Union[str, Iterable[CellLike]]
@@ -37,6 +37,45 @@ Pieces = Union[str, Iterable[PieceLike], Mapping[PieceLike, IntLike]]
 _FILLED = set("xX#*oO@")
 _MAX_COPIES = 486  # cells of the big board: no puzzle takes more copies of a piece
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@dataclass(frozen=True)
+class PatternProgress:
+    """What a pattern search has done so far, as its ``callback`` sees it: ``nodes`` searched and
+    ``solutions`` counted (a lower bound: where the region's symmetries share the work, a
+    solution counts once per orbit until the end) in ``seconds``."""
+
+    nodes: int
+    solutions: int
+    seconds: float
+
+
+PatternCallback = Callable[[PatternProgress], object]
+
+
+def _watch(callback: Optional[PatternCallback], ctrl_c: List[bool],
+           raised: Optional[List[BaseException]] = None) -> Optional[Callable[[Dict[str, Any]], bool]]:
+    """The core's callback for ``callback``: only False stops (as the other searches' callbacks),
+    and a Ctrl-C landing in it ends the search as any Ctrl-C does (noted in ``ctrl_c``); what else
+    it raises is noted in ``raised`` (the core raises it again once the search has ended)."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise SolverError(f"callback must be callable, not {callback!r}")
+
+    def adapted(d: Dict[str, Any]) -> bool:
+        try:
+            p = PatternProgress(nodes=int(d["nodes"]), solutions=int(d["solutions"]), seconds=float(d["seconds"]))
+            return not _args.says_stop(callback(p))
+        except KeyboardInterrupt:
+            ctrl_c.append(True)
+            return False
+        except BaseException as e:
+            if raised is not None:
+                raised.append(e)
+            raise
+
+    return adapted
 
 
 class SolutionIndexError(SolverError, IndexError):
@@ -240,11 +279,11 @@ def _check_side(side: object) -> int:
 _COUNT_CAP = 2**63 - 1  # the core counts in 64 bits and stops there (pattern_common.h)
 
 
-def _result(out: dict, cells: List[int], side: int) -> PatternResult:
+def _result(out: dict, cells: List[int], side: int, ctrl_c: Optional[List[bool]] = None) -> PatternResult:
     sols = [[Move._trusted(int(i), side) for i in s] for s in out["solutions"]]
     return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
                          impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
-                         symmetries=out["symmetries"], interrupted=out["interrupted"], region=cells,
+                         symmetries=out["symmetries"], interrupted=bool(out["interrupted"]) or bool(ctrl_c), region=cells,
                          method=out["method"], capped=out["count"] >= _COUNT_CAP)
 
 
@@ -294,15 +333,17 @@ class PatternPuzzle:
         return self._prepared.num_placements
 
     def solve(self, all_solutions: bool = False, *, unique: bool = False, max_solutions: int = 1000,
-              time_limit: float = 60.0, threads: int = 1, method: str = "auto") -> PatternResult:
+              time_limit: float = 60.0, threads: int = 1, method: str = "auto",
+              callback: Optional[PatternCallback] = None) -> PatternResult:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
         max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
         all_solutions, unique = _check_switches(all_solutions, unique)
+        ctrl_c: List[bool] = []
         out = self._prepared.solve(all_solutions=all_solutions, unique=unique,
                                    max_stored=max_solutions, time_limit=float(time_limit), method=method,
-                                   threads=threads)
-        return _result(out, self._cells, self.side)
+                                   threads=threads, callback=_watch(callback, ctrl_c))
+        return _result(out, self._cells, self.side, ctrl_c)
 
     def __repr__(self) -> str:
         return f"PatternPuzzle({self._cells!r}, pieces={self.pieces!r}, side={self.side})"
@@ -320,7 +361,8 @@ def _prepared_puzzle(region: List[int], pieces: Dict[str, int], side: int) -> Pa
 
 def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions: bool = False, *,
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
-                  side: int = 9, threads: int = 1, method: str = "auto") -> PatternResult:
+                  side: int = 9, threads: int = 1, method: str = "auto",
+                  callback: Optional[PatternCallback] = None) -> PatternResult:
     """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)
     exactly with ``pieces`` (names or indices, repeats allowed, as a list or a comma-separated
     string, or a mapping name -> count; by
@@ -337,6 +379,9 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     fewest options (better on ragged regions with bottlenecks); ``"auto"`` picks by the region's
     compactness.
 
+    ``callback(progress)``, a :class:`PatternProgress`, is called about every 0.25 s while the
+    search runs (from the calling thread); returning False stops it as Ctrl-C does.
+
     A puzzle solved more than once is better prepared once as a :class:`PatternPuzzle`.
     """
     side = _check_side(side)
@@ -344,10 +389,15 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     counts = _piece_counts(pieces)
     max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
     all_solutions, unique = _check_switches(all_solutions, unique)
+    ctrl_c: List[bool] = []
+    raised: List[BaseException] = []
+    watch = _watch(callback, ctrl_c, raised)
     try:
         out = _core.solve_pattern(side, cells, counts, all_solutions=all_solutions, unique=unique,
                                   max_stored=max_solutions, time_limit=float(time_limit), method=method,
-                                  threads=threads)
+                                  threads=threads, callback=watch)
     except ValueError as e:  # what the checks above let through and the core refuses
+        if raised:  # (the callback's own error, not the core's)
+            raise
         raise SolverError(str(e)) from None
-    return _result(out, cells, side)
+    return _result(out, cells, side, ctrl_c)

@@ -3,13 +3,14 @@ pictures, progress bars, score lines, and the engines that choose moves."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pathlib
 import random
 import re
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import click
 
@@ -142,6 +143,20 @@ def progress(**kw: Any) -> Any:
     kw.setdefault("dynamic_ncols", True)
     kw.setdefault("disable", None)  # tqdm's own rule: off when stderr is not a terminal
     return tqdm(**kw)
+
+
+@contextlib.contextmanager
+def time_bar(desc: str, seconds: float, describe: Callable[[Any], str]) -> Iterator[Callable[[Any], bool]]:
+    """A bar of the seconds a search has spent (on a terminal), moved by the search's progress
+    callback, which it yields: the progress's ``seconds``, and ``describe(progress)`` after it."""
+    with progress(total=seconds, unit="s", desc=desc, bar_format="{desc}: {bar} {n:.1f}/{total:.0f} s{postfix}") as bar:
+        def report(p: Any) -> bool:
+            bar.n = min(seconds, round(p.seconds, 1))
+            bar.set_postfix_str(describe(p), refresh=False)
+            bar.refresh()
+            return True
+
+        yield report
 
 
 def scores_lines(game: Game) -> List[str]:

@@ -3,17 +3,16 @@ left still be placed if the others stop, and how many triangles can each colour 
 
 from __future__ import annotations
 
-import contextlib
 import json
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import click
 
 from .. import _args, exact, render
 from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, Move
-from .common import (FiniteRange, OutputFile, colour_name, interrupted_exit, parse_colours, progress,
-                     read_position, write_picture)
+from .common import (FiniteRange, OutputFile, colour_name, interrupted_exit, parse_colours, read_position,
+                     time_bar, write_picture)
 from .group import main
 
 
@@ -24,19 +23,6 @@ def _layout_game(game: Game, layout: List[Tuple[Any, Move]]) -> Game:
     for c, m in layout:
         g.play(m, colour=int(c))
     return g
-
-
-@contextlib.contextmanager
-def _time_bar(desc: str, seconds: float) -> Iterator[Callable[[exact.ExactProgress], bool]]:
-    """A bar of the seconds spent (on a terminal), moved by the question's progress callback."""
-    with progress(total=seconds, unit="s", desc=desc, bar_format="{desc}: {bar} {n:.1f}/{total:.0f} s{postfix}") as bar:
-        def report(p: exact.ExactProgress) -> bool:
-            bar.n = min(seconds, round(p.seconds, 1))
-            bar.set_postfix_str(f"{p.nodes:,} nodes", refresh=False)
-            bar.refresh()
-            return True
-
-        yield report
 
 
 def _answer_word(r: exact.PlaceAllResult) -> str:
@@ -79,13 +65,13 @@ def exact_cmd(record: str, move_number: Optional[int], colours: str, with_max: b
     asked = parse_colours(colours, game.variant)
     if not asked:
         raise click.BadParameter("no colours asked (none has nothing to answer)", param_hint="--colours")
-    with _time_bar("searching", time_limit) as show_progress:
+    with time_bar("searching", time_limit, lambda p: f"{p.nodes:,} nodes") as show_progress:
         r = exact.can_place_all(game, list(asked), time_limit=time_limit, node_limit=node_limit, threads=threads,
                                 heuristic=not exhaustive, callback=show_progress)
     maxima: List[exact.MaxPlaceResult] = []
     if with_max and not r.interrupted:
         for c in asked:
-            with _time_bar(f"{colour_name(c)} alone", time_limit) as report_max:
+            with time_bar(f"{colour_name(c)} alone", time_limit, lambda p: f"{p.nodes:,} nodes") as report_max:
                 m = exact.max_placeable(game, c, time_limit=time_limit, node_limit=node_limit,
                                         heuristic=not exhaustive, callback=report_max)
             maxima.append(m)

@@ -15,7 +15,7 @@ from ..move import PIECE_NAMES, PIECE_SIZES, board, piece_index
 from ..pattern import PatternPuzzle
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, interrupted_exit, parse_colours,
-                     progress, scores_lines, write_picture)
+                     progress, scores_lines, time_bar, write_picture)
 from .group import main
 
 
@@ -198,8 +198,9 @@ def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique:
                 raise click.BadParameter(str(e), param_hint="--pieces") from None
     puzzle = PatternPuzzle(picture.read(), pieces=names, side=int(side))
     counting = count_all or unique
-    r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
-                     time_limit=time_limit, threads=threads if counting and show == 0 else 1)
+    with time_bar("searching", time_limit, lambda p: f"{p.nodes:,} nodes, {p.solutions:,} solutions") as report:
+        r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
+                         time_limit=time_limit, threads=threads if counting and show == 0 else 1, callback=report)
     area = sum(PIECE_SIZES[PIECE_NAMES.index(n)] * k for n, k in puzzle.pieces.items())
     listed = " ".join(n if k == 1 else f"{n}x{k}" for n, k in puzzle.pieces.items())
     click.echo(f"region: {len(puzzle.region)} cells; pieces: {listed} ({area} triangles)")
