@@ -1220,7 +1220,7 @@ def test_pattern_callback_sees_progress_and_stops_the_count(threads):
     assert r.interrupted and not r.exhausted and r.seconds < 10
     assert 0 < seen[0].nodes <= seen[1].nodes <= seen[2].nodes <= r.nodes
     assert 0 < seen[0].solutions <= seen[1].solutions <= seen[2].solutions <= r.count
-    assert seen[0].seconds < seen[1].seconds < seen[2].seconds
+    assert seen[0].seconds < seen[1].seconds < seen[2].seconds and seen[2].nodes_per_second > 0
 
 
 def test_pattern_callback_of_a_prepared_puzzle_listing_solutions():

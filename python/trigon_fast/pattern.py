@@ -49,6 +49,11 @@ class PatternProgress:
     solutions: int
     seconds: float
 
+    @property
+    def nodes_per_second(self) -> float:
+        """Nodes per second so far (0.0 before any measurable time)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
 
 PatternCallback = Callable[[PatternProgress], object]
 
