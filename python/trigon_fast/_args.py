@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import SupportsIndex, Type, Union, cast
+from typing import Any, Callable, Dict, List, Optional, SupportsIndex, Type, Union, cast
 
 import numpy as np
 
 __all__ = ["IntLike", "MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side",
-           "seconds", "positive", "real", "says_stop"]
+           "seconds", "positive", "real", "says_stop", "progress_callback"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
 MAX_COUNT = 2**62 - 1  # counts with no limit of their own (nodes, games): within the core's int64
@@ -54,6 +54,32 @@ def says_stop(reply: object) -> bool:
     """A callback's reply that stops its search: False, Python's or numpy's (a comparison of an
     analysis' arrays gives ``numpy.False_``, which ``is False`` misses). None, 0 and "" go on."""
     return reply is False or (isinstance(reply, np.bool_) and not reply)
+
+
+def progress_callback(callback: object, convert: Callable[[Dict[str, Any]], Any], ctrl_c: List[bool],
+                      error: Type[ValueError] = ValueError, raised: Optional[List[BaseException]] = None
+                      ) -> Optional[Callable[[Dict[str, Any]], bool]]:
+    """What the core calls for a search's ``callback`` (None for none): ``callback(convert(the
+    core's dict))``; only False stops the search (:func:`says_stop`); a Ctrl-C landing in the
+    callback ends the search as any Ctrl-C does (noted in ``ctrl_c``); anything else it raises is
+    noted in ``raised`` and raised again by the core once the search has stopped."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise error(f"callback must be callable, not {callback!r}")
+
+    def adapted(d: Dict[str, Any]) -> bool:
+        try:
+            return not says_stop(callback(convert(d)))
+        except KeyboardInterrupt:
+            ctrl_c.append(True)
+            return False
+        except BaseException as e:
+            if raised is not None:
+                raised.append(e)
+            raise
+
+    return adapted
 
 
 def seed(value: object, error: Type[ValueError] = ValueError) -> int:

@@ -102,22 +102,9 @@ ProgressCallback = Callable[[ExactProgress], object]
 
 
 def _watch(callback: Optional[ProgressCallback], ctrl_c: List[bool]) -> Optional[Callable[[Dict[str, Any]], bool]]:
-    """The core's callback for ``callback``: the C++ dict as an ExactProgress; only False stops it
-    (as solve_solo's and analyse's callbacks), and a Ctrl-C landing in it ends the question as any
-    Ctrl-C does (noted in ``ctrl_c``)."""
-    if callback is None:
-        return None
-    if not callable(callback):
-        raise SolverError(f"callback must be callable, not {callback!r}")
-
-    def adapted(d: Dict[str, Any]) -> bool:
-        try:
-            return not _args.says_stop(callback(ExactProgress(nodes=int(d["nodes"]), seconds=float(d["seconds"]))))
-        except KeyboardInterrupt:
-            ctrl_c.append(True)
-            return False
-
-    return adapted
+    """The core's callback for ``callback``, which sees the core's dict as an ExactProgress."""
+    return _args.progress_callback(callback, lambda d: ExactProgress(nodes=int(d["nodes"]), seconds=float(d["seconds"])),
+                                   ctrl_c, SolverError)
 
 
 def _colours_mask(game: Game, colours: Optional[Colours]) -> int:

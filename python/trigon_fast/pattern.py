@@ -60,27 +60,10 @@ PatternCallback = Callable[[PatternProgress], object]
 
 def _watch(callback: Optional[PatternCallback], ctrl_c: List[bool],
            raised: Optional[List[BaseException]] = None) -> Optional[Callable[[Dict[str, Any]], bool]]:
-    """The core's callback for ``callback``: only False stops (as the other searches' callbacks),
-    and a Ctrl-C landing in it ends the search as any Ctrl-C does (noted in ``ctrl_c``); what else
-    it raises is noted in ``raised`` (the core raises it again once the search has ended)."""
-    if callback is None:
-        return None
-    if not callable(callback):
-        raise SolverError(f"callback must be callable, not {callback!r}")
-
-    def adapted(d: Dict[str, Any]) -> bool:
-        try:
-            p = PatternProgress(nodes=int(d["nodes"]), solutions=int(d["solutions"]), seconds=float(d["seconds"]))
-            return not _args.says_stop(callback(p))
-        except KeyboardInterrupt:
-            ctrl_c.append(True)
-            return False
-        except BaseException as e:
-            if raised is not None:
-                raised.append(e)
-            raise
-
-    return adapted
+    """The core's callback for ``callback``, which sees the core's dict as a PatternProgress."""
+    return _args.progress_callback(
+        callback, lambda d: PatternProgress(nodes=int(d["nodes"]), solutions=int(d["solutions"]), seconds=float(d["seconds"])),
+        ctrl_c, SolverError, raised)
 
 
 class SolutionIndexError(SolverError, IndexError):

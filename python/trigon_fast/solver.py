@@ -290,21 +290,8 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
             raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
     _check_start_rule(base, fixed)
 
-    cb: Optional[Callable[[Dict[str, Any]], bool]] = None
     ctrl_c: List[bool] = []
-    if callback is not None:
-        if not callable(callback):
-            raise SolverError(f"callback must be callable, not {callback!r}")
-
-        # The C++ dict as SolveStats; only False stops it (as analyse's callback).
-        def adapted(d: Dict[str, Any]) -> bool:
-            try:
-                return not _args.says_stop(callback(_stats(d)))
-            except KeyboardInterrupt:  # a Ctrl-C that landed in the callback: the same ending as any other
-                ctrl_c.append(True)
-                return False
-
-        cb = adapted
+    cb = _args.progress_callback(callback, _stats, ctrl_c, SolverError)  # (SolveStats; only False stops it)
 
     if base.is_over:  # nothing to search: the game as it stands is the answer
         done = _finished(base)
