@@ -44,6 +44,16 @@ solver::PatternOptions pattern_options(bool all_solutions, bool unique, long lon
     return o;
 }
 
+// Calls a search's progress callback: true to go on. None goes on, other replies by Python's
+// truth (False, 0 or "" stop it); a reply without one (an array) raises, as the callback's errors do.
+bool callback_goes_on(const py::object& callback, const py::dict& progress) {
+    const py::object reply = callback(progress);
+    if (reply.is_none()) return true;
+    const int truth = PyObject_IsTrue(reply.ptr());
+    if (truth < 0) throw py::error_already_set();
+    return truth != 0;
+}
+
 // Runs a pattern search on this thread with the GIL released, polling for Ctrl-C; with a
 // callback, it is called every interval with {'nodes', 'solutions', 'seconds'} (the search's
 // progress so far). A falsy reply stops the search as Ctrl-C does; an exception stops it and is
@@ -70,11 +80,9 @@ solver::PatternResult solve_interruptibly(bool& interrupted, solver::PatternOpti
                 d["nodes"] = progress.nodes.load(std::memory_order_relaxed);
                 d["solutions"] = progress.count.load(std::memory_order_relaxed);
                 d["seconds"] = std::chrono::duration<double>(now - t0).count();
-                const py::object reply = callback(d);
-                const int truth = PyObject_IsTrue(reply.ptr());
-                if (truth < 0) throw py::error_already_set();
-                if (truth == 0) interrupted = true;
-                return truth != 0;
+                if (callback_goes_on(callback, d)) return true;
+                interrupted = true;
+                return false;
             } catch (...) {
                 raised = std::current_exception();
                 return false;
@@ -163,10 +171,7 @@ auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f, const 
             py::dict d;
             d["nodes"] = watch.nodes ? watch.nodes->load(std::memory_order_relaxed) : 0;
             d["seconds"] = std::chrono::duration<double>(now - t0).count();
-            const py::object r = watch.callback(d);
-            const int truth = PyObject_IsTrue(r.ptr());
-            if (truth < 0) throw py::error_already_set();
-            if (truth == 0) {
+            if (!callback_goes_on(watch.callback, d)) {
                 interrupted = true;
                 stop.store(true);
             }
@@ -383,12 +388,7 @@ void bind_solver(py::module_& m) {
                     last_callback = std::chrono::steady_clock::now();
                     bool go_on = true;
                     try {
-                        const py::object r = callback(stats_dict(search.stats()));
-                        if (!r.is_none()) {  // Python's truth: False, 0 or "" stop it
-                            const int truth = PyObject_IsTrue(r.ptr());
-                            if (truth < 0) throw py::error_already_set();  // (an array's truth is ambiguous)
-                            go_on = truth != 0;
-                        }
+                        go_on = callback_goes_on(callback, stats_dict(search.stats()));
                     } catch (...) {
                         search.stop();
                         {
