@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Dict, List, Optional, TextIO
 
 import click
 
@@ -60,28 +59,10 @@ def solve_cmd(colours: str, side: str, alternate: bool, start: Optional[str], ti
         _solve_many(variant, starts, count, out_dir, seed, time_limit, threads)
         return
     started = time.monotonic()
-    done = threading.Event()
-
-    def tick(bar: Any) -> None:
-        while not done.wait(0.2):
-            bar.n = min(time_limit, round(time.monotonic() - started, 1))
-            bar.refresh()
-
-    with progress(total=time_limit, unit="s", desc="solving",
-                  bar_format="{desc}: {bar} {n:.1f}/{total:.0f} s{postfix}") as bar:
-        def report(stats: solver.SolveStats) -> bool:  # the solver's progress callback
-            bar.set_postfix_str(f"best {stats.best_placed}/{stats.target} triangles", refresh=False)
-            return True
-
-        # The solver runs here (Ctrl-C reaches it); a helper thread moves the time bar.
-        ticker = threading.Thread(target=tick, args=(bar,), daemon=True)
-        ticker.start()
-        try:
-            solution = solver.solve_solo(variant, start_cells=starts, seed=seed, time_limit=time_limit,
-                                         threads=threads, callback=report)
-        finally:
-            done.set()
-            ticker.join()
+    # The solver runs here (Ctrl-C reaches it); its progress callback moves the time bar.
+    with time_bar("solving", time_limit, lambda s: f"best {s.best_placed}/{s.target} triangles") as report:
+        solution = solver.solve_solo(variant, start_cells=starts, seed=seed, time_limit=time_limit,
+                                     threads=threads, callback=report)
     game = solution.game
     total = sum(game.scores().values())
     click.echo(str(game))
