@@ -66,7 +66,6 @@ def parse_sgf(text: str) -> List[Node]:
     return _sgf.parse(text, joined=_MOVE_IDS)
 
 
-
 def _node_moves(node: Node) -> List[str]:
     """The move properties (``1``..``4``) of a node."""
     return [k for k in node.properties if k in _MOVE_IDS]

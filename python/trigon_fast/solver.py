@@ -346,7 +346,8 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     _args.flag("triangle_last", triangle_last, SolverError)
     if game is None:  # (from a game, solve_solo checks these against it in its first round)
         v = _resolve_variant(variant, alternate_rule, colours)
-        _check_start_rule(Game(v), _resolve_start_cells(Game(v).board, v.colours, start_cells))
+        empty = Game(v)
+        _check_start_rule(empty, _resolve_start_cells(empty.board, v.colours, start_cells))
     elif not isinstance(game, Game):
         raise SolverError(f"game must be a Game, not {type(game).__name__}")
     return SolutionIterator(dict(variant=variant, alternate_rule=alternate_rule, colours=colours,
