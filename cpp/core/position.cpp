@@ -271,7 +271,16 @@ bool operator==(const Position& a, const Position& b) {
            a.rules_.start_rule == b.rules_.start_rule && a.occ_ == b.occ_ && a.forbidden_ == b.forbidden_ &&
            a.attach_ == b.attach_ && a.start_allowed_ == b.start_allowed_ && a.touched_ == b.touched_ &&
            a.occ_all_ == b.occ_all_ && a.pieces_left_ == b.pieces_left_ && a.last_piece_ == b.last_piece_ &&
-           a.placed_ == b.placed_ && a.out_ == b.out_ && a.to_move_ == b.to_move_ && a.num_moves_ == b.num_moves_;
+           a.placed_ == b.placed_ && a.to_move_ == b.to_move_ && a.num_moves_ == b.num_moves_ && a.same_out(b);
+}
+
+bool Position::same_out(const Position& b) const {
+    // Play marks a colour out when the turn passes it, set_to_move at once: a flag set on one
+    // side only is the same fact where that colour has no move (the boards are equal here).
+    const unsigned differ = static_cast<unsigned>(out_ ^ b.out_);
+    for (int c = 0; c < kNumColours; ++c)
+        if ((differ >> c & 1) && has_move(c)) return false;
+    return true;
 }
 
 }  // namespace trigon

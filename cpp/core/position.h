@@ -62,6 +62,8 @@ public:
 
     bool in_play(int c) const { return rules_.colours >> c & 1; }
     bool started(int c) const { return pieces_left_[c] != kAllPieces; }
+    // Marked out: set when the turn passes a colour with no move (set_to_move marks every such
+    // colour at once), so a colour not yet passed may have no move and not be marked.
     bool is_out(int c) const { return out_ >> c & 1; }
     bool is_over() const { return (out_ & rules_.colours) == rules_.colours; }
     int to_move() const { return to_move_; }
@@ -122,6 +124,7 @@ private:
     template <bool kStopAtFirst>
     int generate_impl(int c, std::uint16_t* out) const;
     bool cells_free(int c, const Placement& pl) const;
+    bool same_out(const Position& b) const;  // out flags equal, up to colours with no move
     int local_status(int c, int cell) const;
     void on_first_move(int c, int id);
     void advance_from(int from);
