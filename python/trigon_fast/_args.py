@@ -2,9 +2,10 @@
 
 A count or a seed must be an integer (3.7 and "5" are mistakes, not 3 and 5; True is not a
 count), within the range the core takes; seconds a finite positive number. A wrong value is
-then a ``ValueError`` (the caller's subclass) that names the argument, never pybind's
+then a ``TrigonError`` (a ``ValueError``; or the caller's subclass) that names the argument, never pybind's
 "incompatible function arguments" ``TypeError`` or an ``OverflowError``. (Also ``counted``, the
-counts that messages and reprs print: "1 move", "3 moves".)
+counts that messages and reprs print: "1 move", "3 moves"; and ``frozen``, the read-only arrays
+handed out from a cache.)
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any, Callable, Dict, List, Optional, SupportsIndex, Type, Uni
 
 import numpy as np
 
-__all__ = ["IntLike", "MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "integer", "seed", "side",
+from .errors import TrigonError
+
+__all__ = ["IntLike", "MAX_COUNT", "MAX_EXACT_THREADS", "MAX_THREADS", "counted", "flag", "frozen", "integer", "seed", "side",
            "seconds", "positive", "real", "says_stop", "progress_callback"]
 
 SEED_MAX = 2**64 - 1  # seeds are 64-bit in the core
@@ -29,7 +32,7 @@ MAX_EXACT_THREADS = 64  # the exact and pattern solvers' threads (each holds its
 IntLike = Union[int, np.integer]
 
 
-def integer(name: str, value: object, lo: int, hi: int, error: Type[ValueError] = ValueError) -> int:
+def integer(name: str, value: object, lo: int, hi: int, error: Type[ValueError] = TrigonError) -> int:
     """``value`` as an int in lo..hi, else ``error`` naming ``name``."""
     try:
         n = operator.index(cast(SupportsIndex, value))
@@ -42,7 +45,7 @@ def integer(name: str, value: object, lo: int, hi: int, error: Type[ValueError] 
     return n
 
 
-def flag(name: str, value: object, error: Type[ValueError] = ValueError) -> bool:
+def flag(name: str, value: object, error: Type[ValueError] = TrigonError) -> bool:
     """A switch: True or False (a numpy bool too). "no" and 0 are mistakes, not False: the
     truth of a string would turn a rule on."""
     if not isinstance(value, (bool, np.bool_)):
@@ -57,7 +60,7 @@ def says_stop(reply: object) -> bool:
 
 
 def progress_callback(callback: object, convert: Callable[[Dict[str, Any]], Any], ctrl_c: List[bool],
-                      error: Type[ValueError] = ValueError, raised: Optional[List[BaseException]] = None
+                      error: Type[ValueError] = TrigonError, raised: Optional[List[BaseException]] = None
                       ) -> Optional[Callable[[Dict[str, Any]], bool]]:
     """What the core calls for a search's ``callback`` (None for none): ``callback(convert(the
     core's dict))``; only False stops the search (:func:`says_stop`); a Ctrl-C landing in the
@@ -82,30 +85,30 @@ def progress_callback(callback: object, convert: Callable[[Dict[str, Any]], Any]
     return adapted
 
 
-def seed(value: object, error: Type[ValueError] = ValueError) -> int:
+def seed(value: object, error: Type[ValueError] = TrigonError) -> int:
     """A seed: an integer 0..2**64-1."""
     return integer("seed", value, 0, SEED_MAX, error)
 
 
-def side(value: object, error: Type[ValueError] = ValueError) -> int:
+def side(value: object, error: Type[ValueError] = TrigonError) -> int:
     """A board side: 9 (the big board) or 8 (the three-player board)."""
     return integer("board side", value, 8, 9, error)
 
 
-def seconds(name: str, value: object, error: Type[ValueError] = ValueError) -> float:
+def seconds(name: str, value: object, error: Type[ValueError] = TrigonError) -> float:
     """A time limit: a finite number > 0 (NaN compares false with everything: a search given
     it would never see its time run out)."""
     return positive(name, value, error, " of seconds")
 
 
-def positive(name: str, value: object, error: Type[ValueError] = ValueError, unit: str = "") -> float:
+def positive(name: str, value: object, error: Type[ValueError] = TrigonError, unit: str = "") -> float:
     """A finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise error(f"{name} must be a positive number{unit}, not {value!r}")
     return float(value)
 
 
-def real(name: str, value: object, lo: float, hi: float, error: Type[ValueError] = ValueError) -> float:
+def real(name: str, value: object, lo: float, hi: float, error: Type[ValueError] = TrigonError) -> float:
     """A finite real number in lo..hi."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not lo <= cast(float, value) <= hi:
         raise error(f"{name} must be a number in {lo:g}..{hi:g}, not {value!r}")  # NaN fails lo <= value
@@ -121,3 +124,12 @@ def _span(lo: int, hi: int, n: int) -> str:
 def counted(n: int, word: str) -> str:
     """``"1 move"``, ``"3 moves"``, ``"12,345 nodes"``: a count for messages and reprs."""
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def frozen(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a``, which is made read-only too: an array handed out from a cache
+    (``a.flags.writeable = True`` on the view raises, since its base is read-only)."""
+    a.flags.writeable = False
+    view = a.view()
+    view.flags.writeable = False
+    return view

@@ -176,12 +176,12 @@ class TrigonEnv(AECEnv):
         try:
             return self._colour_of[agent]  # type: ignore[index]  # (None, or a list: refused below)
         except (KeyError, TypeError):
-            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
+            raise TrigonError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
 
     def observe(self, agent: str) -> dict:
         planes, pieces, mask, ids = self._state.observe(self._agent_colour(agent))
         # The legal ids come with the mask: legal_actions() reuses them until the next move.
-        self._legal_cache = (len(self._moves), agent, ids)
+        self._legal_cache = (len(self._moves), agent, _args.frozen(ids))  # (handed out as it is)
         return {"observation": planes, "pieces_left": pieces, "action_mask": mask}
 
     def step(self, action: IntLike) -> None:
@@ -249,12 +249,13 @@ class TrigonEnv(AECEnv):
         return self._state.position
 
     def legal_actions(self, agent: Optional[str] = None) -> np.ndarray:
-        """Legal placement ids of an agent (default: the one to act), ``uint16``."""
+        """Legal placement ids of an agent (default: the one to act), ``uint16``, read-only
+        (``.copy()`` to change them: ``observe`` and this share them until the next move)."""
         name = agent or self.agent_selection
         cache = self._legal_cache
         if cache[0] == len(self._moves) and cache[1] == name and cache[2] is not None:
             return cache[2]
-        return self._state.legal_ids(self._agent_colour(name))
+        return _args.frozen(self._state.legal_ids(self._agent_colour(name)))
 
     def game(self) -> Game:
         """The game so far as a :class:`trigon_fast.Game` (history, undo, diagrams, records)."""

@@ -121,6 +121,8 @@ def _colours_mask(game: Game, colours: Optional[Colours]) -> int:
             except TypeError:  # (not iterable: neither a colour nor a list of them)
                 raise SolverError(f"colours must be a colour or a list of colours, not {colours!r}") from None
         cs = [_parse_colour(c) for c in items]
+        if not cs:  # (every piece of no colour can be placed: a question nobody means to ask)
+            raise SolverError("colours must name at least one colour (None: every colour in play)")
         for c in cs:
             if c not in in_play:
                 raise SolverError(f"colour {Colour(c)} does not take part in this game")

@@ -10,7 +10,7 @@ from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Opti
 
 import numpy as np
 
-from . import _core, symmetry
+from . import _args, _core, symmetry
 from ._args import IntLike
 from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError
 from .move import PIECE_NAMES, Move, board
@@ -79,7 +79,7 @@ class LegalMoves:
                     self._ids = np.zeros(0, dtype=np.uint16)
                 else:
                     self._ids = g._pos.generate(int(c))
-                self._ids.flags.writeable = False  # the view's own cache: a change would corrupt `in`
+                self._ids = _args.frozen(self._ids)  # the view's own cache: a change would corrupt `in`
                 self._version = g._version
             return self._ids
 

@@ -25,6 +25,12 @@ _PIECE_INDEX = {n.lower(): i for i, n in enumerate(PIECE_NAMES)}
 _CELL_RE = re.compile(r"^[a-zA-Z]{1,2}[0-9]{1,2}$")
 
 
+def cell_of_name(b: "_core.Board", name: str) -> int:
+    """The index of a cell name on board ``b`` (blanks around it and any case allowed), or -1."""
+    name = name.strip()
+    return b.parse_cell(name) if _CELL_RE.match(name) else -1
+
+
 def board(side: int = 9) -> "_core.Board":
     """The shared board table (geometry and placements) of side 9 or 8."""
     if type(side) is not int or (side != 9 and side != 8):  # a plain 9 or 8 costs two tests (per move made)
@@ -128,7 +134,7 @@ class Move:
             raise InvalidMoveError(f"a piece covers at most 6 cells, {len(parts)} given in {_quoted(text)}")
         cells = []
         for p in parts:
-            c = b.parse_cell(p) if _CELL_RE.match(p) else -1
+            c = cell_of_name(b, p)
             if c < 0:
                 where = f" (in move {_quoted(text)})" if p != text.strip() else ""
                 raise InvalidMoveError(f"{_quoted(p)} is not a cell of the side-{side} board{where}")
@@ -169,7 +175,7 @@ class Move:
                                     InvalidMoveError)
         b = board(side)
         if isinstance(cell, str):
-            c = b.parse_cell(cell)
+            c = cell_of_name(b, cell)
             if c < 0:
                 raise InvalidMoveError(f"{_quoted(cell)} is not a cell of the side-{side} board")
         else:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from . import _args, _core
 from ._args import IntLike
-from .move import PIECE_NAMES, CellLike, Move, PieceLike, board, piece_index
+from .move import PIECE_NAMES, CellLike, Move, PieceLike, board, cell_of_name, piece_index
 from .solver import SolverError, _check_seconds
 
 __all__ = ["PatternPuzzle", "PatternResult", "PatternProgress", "parse_region", "solve_pattern"]
@@ -150,7 +150,8 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
     if not isinstance(picture, str):
         raise SolverError(f"a region picture must be a str, not {type(picture).__name__}")
     b = board(_check_side(side))
-    rows = [r.rstrip() for r in picture.strip("\n").splitlines()]
+    # (a byte-order mark some editors write first would count as an empty column)
+    rows = [r.rstrip() for r in picture.lstrip("\ufeff").strip("\n").splitlines()]
     pts = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in _FILLED]
     if not pts:
         raise SolverError("the picture has no filled cells (use x, #, *, o or @)")
@@ -184,7 +185,9 @@ def _region_cells(region: Region, side: int) -> List[int]:
         if min(region) >= 0 and max(region) < b.num_cells and len(set(region)) == len(region):
             return list(region)
     if isinstance(region, str):
-        if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region:
+        # One line that names a cell ("x11", "o5") is that cell, not a picture of one triangle.
+        if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region \
+                and cell_of_name(b, region) < 0:
             return parse_region(region, side)
         region = [s.strip() for s in region.split(",") if s.strip()]
     if not isinstance(region, abc.Iterable):
@@ -192,11 +195,13 @@ def _region_cells(region: Region, side: int) -> List[int]:
     cells = []
     for c in region:
         if isinstance(c, str):
-            idx = b.parse_cell(c)
+            idx = cell_of_name(b, c)
             if idx < 0:
                 raise SolverError(f"{c!r} is not a cell of the side-{side} board")
         else:
             try:
+                if isinstance(c, bool):  # (True is not cell 1)
+                    raise TypeError
                 idx = operator.index(c)
             except TypeError:
                 raise SolverError(f"region cells must be cell names or integer indices, not {c!r}") from None
@@ -234,10 +239,13 @@ def _counts_of(pieces: Union[Iterable[PieceLike], Mapping[PieceLike, IntLike]]) 
             idx = piece_index(p)
         except ValueError as e:
             raise SolverError(str(e)) from None
-        try:
-            n = operator.index(n)  # integers only: 1.5 or "3" copies are mistakes, not 1 and 3
+        try:  # integers only: 1.5, "3" or True copies are mistakes, not 1, 3 and 1
+            count = None if isinstance(n, bool) else operator.index(n)
         except TypeError:
-            raise SolverError(f"piece counts must be integers, not {n!r}") from None
+            count = None
+        if count is None:
+            raise SolverError(f"piece counts must be integers, not {n!r}")
+        n = count
         if n < 0:
             raise SolverError("piece counts must be >= 0")
         counts[idx] += n

@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Optional, Type
 
 from . import _args, _core
+from .errors import TrigonError
 from .game import Game
 from .variants import Variant, VariantLike, as_variant
 
 __all__ = ["random_game", "random_games_stats"]
 
 
-def start_variant(variant: Optional[VariantLike], start: Optional[Game], error: Type[ValueError] = ValueError) -> Variant:
+def start_variant(variant: Optional[VariantLike], start: Optional[Game], error: Type[ValueError] = TrigonError) -> Variant:
     """The variant of a run given a variant, a start game, both (they must agree) or neither."""
     if variant is not None:
-        variant = as_variant(variant, None if error is ValueError else error)
+        variant = as_variant(variant, None if error is TrigonError else error)
     if start is not None:
         if not isinstance(start, Game):
             raise TypeError(f"start must be a Game, not {type(start).__name__}")

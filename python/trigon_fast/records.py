@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from . import _args, _sgf
 from ._sgf import Node
-from .errors import IllegalMoveError, InvalidMoveError, RecordError
+from .errors import IllegalMoveError, InvalidMoveError, RecordError, TrigonError
 from .game import Game, _lock_of
 from .move import Move
 from .variants import Colour, StartRule, Variant
@@ -104,7 +104,7 @@ def _canonical(kind: str, alternate: bool, start: StartRule, colours: Optional[S
     else:
         v = Variant(kind, alternate_rule=alternate, pentobi_compatible=pentobi)
     if v.start_rule != start:
-        raise ValueError(f"start rule {_START_NAMES[start]} is not possible in variant {kind}")
+        raise RecordError(f"start rule {_START_NAMES[start]} is not possible in variant {kind}")
     return v
 
 
@@ -117,7 +117,7 @@ def variant_from_game_name(name: str) -> Variant:
     """Pentobi's rules for a Pentobi game name (free starts in the two- and three-player games)."""
     kind = _GAME_NAMES.get(name)
     if kind is None:
-        raise ValueError(f"unknown game {name!r}; trigon_fast plays {', '.join(_GAME_NAMES)}")
+        raise RecordError(f"unknown game {name!r}; trigon_fast plays {', '.join(_GAME_NAMES)}")
     return _canonical(kind, False, StartRule.ANY)
 
 
@@ -473,7 +473,7 @@ class Record:
         if players is not None:
             n = len(variant.players)
             if len(players) != n:
-                raise ValueError(f"{n} player name(s) expected for {variant!r}, not {len(players)}")
+                raise TrigonError(f"{n} player name(s) expected for {variant!r}, not {len(players)}")
             ids = ("PB", "PW") if n == 2 else tuple(f"P{i + 1}" for i in range(n))
             for ident, name in zip(ids, players):
                 if name:
@@ -494,19 +494,26 @@ class Record:
         steps = game._history  # (colour, move, is_setup) -- records need to know setups
         after = game._stack[1:] + [game.position]  # position after each step
         sim = Game(variant)  # replays the record as a reader will, to know its turn
+        root_setup = False  # the root holds a group of setups already
         i = 0
         while i < len(steps):
             c, m, is_setup = steps[i]
             if is_setup:
-                # Consecutive setups go into one node (the root when nothing was played yet).
-                node = root if len(nodes) == 1 else Node()
+                # Consecutive setups go into one node (the root when nothing was played yet), in
+                # the order made, as a reader applies them; a colour met again after another
+                # starts a node of its own, so undo and history read back the same.
+                node = root if len(nodes) == 1 and not root_setup else Node()
+                root_setup = True
                 by_colour: Dict[int, List[str]] = {}
                 while i < len(steps) and steps[i][2]:
-                    by_colour.setdefault(int(steps[i][0]), []).append(str(steps[i][1]))
+                    col = int(steps[i][0])
+                    if col in by_colour and col != list(by_colour)[-1]:
+                        break
+                    by_colour.setdefault(col, []).append(str(steps[i][1]))
                     sim.setup(steps[i][0], steps[i][1])
                     i += 1
-                for col in sorted(by_colour):
-                    node.set(f"A{col + 1}", *by_colour[col])
+                for col, moves in by_colour.items():
+                    node.set(f"A{col + 1}", *moves)
                 turn = after[i - 1].to_move
                 node.set("PL", str(turn + 1))
                 sim.set_turn(turn)
@@ -526,7 +533,7 @@ class Record:
                 nodes.append(node)
         for index, comment in (comments or {}).items():
             if not 0 <= index < len(nodes):
-                raise ValueError(f"comment for node {index}, but the record has nodes 0..{len(nodes) - 1}")
+                raise TrigonError(f"comment for node {index}, but the record has nodes 0..{len(nodes) - 1}")
             nodes[index].set("C", comment)
         for parent, child in zip(nodes, nodes[1:]):
             parent.children.append(child)

@@ -20,13 +20,15 @@ import html
 import math
 import operator
 import os
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _args, _core
-from .move import PIECE_NAMES, CellLike, Move, board
+from .errors import TrigonError
+from .move import PIECE_NAMES, CellLike, Move, board, cell_of_name
 from .variants import Colour, ColourLike
 
 if TYPE_CHECKING:  # (game and solver import this module when they draw themselves)
@@ -61,15 +63,21 @@ _SQRT3_2 = math.sqrt(3) / 2
 LabelMap = Union[Mapping[str, object], Mapping[int, object], Mapping[Union[str, int], object]]
 
 
+# Characters XML 1.0 does not allow in a document at all, even escaped: a label holding one
+# would make the picture unreadable, so each becomes U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _escape(text: str) -> str:
-    """&, < and > as XML entities (as xml.sax.saxutils.escape, whose import takes 25 ms)."""
-    return html.escape(text, quote=False)
+    """&, < and > as XML entities (as xml.sax.saxutils.escape, whose import takes 25 ms), and
+    characters XML forbids replaced."""
+    return _NOT_XML.sub("\ufffd", html.escape(text, quote=False))
 
 
 def _palette(name: str) -> Tuple[str, str, str, str]:
     key = _PALETTE_ALIASES.get(str(name).lower(), str(name).lower())
     if key not in PALETTES:
-        raise ValueError(f"unknown palette {name!r}; choose one of {', '.join(sorted(PALETTES))}")
+        raise TrigonError(f"unknown palette {name!r}; choose one of {', '.join(sorted(PALETTES))}")
     return PALETTES[key]
 
 
@@ -121,18 +129,18 @@ def _column_name(x: int) -> str:
 
 def _cell_index(b: "_core.Board", key: CellLike, what: str = "label") -> int:
     if isinstance(key, str):
-        c = b.parse_cell(key.strip())
+        c = cell_of_name(b, key)
         if c < 0:
-            raise ValueError(f"{what} {key!r}: not a cell of the side-{b.side} board")
+            raise TrigonError(f"{what} {key!r}: not a cell of the side-{b.side} board")
         return c
     try:
         if isinstance(key, bool):  # an int to operator.index: a mask given as a list read as cells 0 and 1
             raise TypeError
         c = operator.index(key)
     except TypeError:
-        raise ValueError(f"{what} {key!r}: a cell is a name or an index") from None
+        raise TrigonError(f"{what} {key!r}: a cell is a name or an index") from None
     if not 0 <= c < b.num_cells:
-        raise ValueError(f"{what} cell index {c}: out of range 0..{b.num_cells - 1}")
+        raise TrigonError(f"{what} cell index {c}: out of range 0..{b.num_cells - 1}")
     return c
 
 
@@ -307,14 +315,14 @@ def game_svg(game: Game, *, palette: str = "default", cell: float = 24.0, coordi
         highlight = np.asarray(highlight, dtype=bool)  # a mask as a list
     if isinstance(highlight, np.ndarray) and highlight.dtype == bool:  # a mask over the cells
         if highlight.shape != (b.num_cells,):
-            raise ValueError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
+            raise TrigonError(f"a highlight mask has one entry per cell ({b.num_cells}), not shape {highlight.shape}")
         highlight = np.flatnonzero(highlight)
     # Each a name or an index, as labels' cells: int() here would read 2.7 as cell 2.
     hl = [_cell_index(b, c, "highlight") for c in highlight] if highlight is not None else []
     ghosts = []
     for m in candidates:
         if not isinstance(m, Move) or m.side != game.variant.side:
-            raise ValueError(f"candidate {m!r} is not a move of the side-{game.variant.side} board")
+            raise TrigonError(f"candidate {m!r} is not a move of the side-{game.variant.side} board")
         ghosts.append(m.cell_indices)
     fills = _palette(palette)
     ghost_fill = fills[int(game.turn)] if game.turn is not None else "#888888"

@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _args, _core
-from .errors import GameOverError
+from .errors import GameOverError, TrigonError
 from .game import Game
 from .move import Move
 from .variants import Colour
@@ -34,7 +34,7 @@ LEVELS = tuple(range(1, 10))  # strength levels, weakest first
 def level_simulations(level: int) -> int:
     """Simulations searched at strength level 1 (weakest) .. 9 (strongest)."""
     if not isinstance(level, (int, np.integer)) or isinstance(level, bool) or not 1 <= int(level) <= 9:
-        raise ValueError(f"level must be an integer 1..9, not {level!r}")
+        raise TrigonError(f"level must be an integer 1..9, not {level!r}")
     return int(_core.level_simulations(int(level)))
 
 
@@ -205,7 +205,25 @@ class Engine:
     ``max_nodes`` is the node budget of the tree (default 2**23 nodes of 24 bytes: at most
     192 MiB; it always holds the root and its moves); once it is spent the tree stops growing
     and the search goes on. Copies and
-    pickles of an engine have its settings and an empty tree of their own."""
+    pickles of an engine have its settings and an empty tree of their own.
+
+    ``playout``: ``"uniform"`` (the default: every legal move equally likely) or ``"sampled"``
+    (a random attach point, piece and placement; cheaper per move, no measured gain). The other
+    knobs, with their defaults (the levels' settings):
+
+    - ``exploration=0.08``: the UCT constant;
+    - ``prior_weight=2.0``: pseudo-visits given to a move's prior value; ``use_priors=True``
+      (the prior grows with the piece's size; False: 0.5 for every move), ``attach_prior=0.0``
+      (a bonus for the mover's new attach points) and ``block_prior=0.05`` (for covering other
+      sides' attach points);
+    - ``score_weight=0.05``: the share of a result's value taken by the score margin (the rest
+      is the win, draw or loss);
+    - ``expand_threshold=4``: a node is expanded on its visit number ``expand_threshold + 1``;
+      0 expands every node a simulation reaches, down to the end of the game (a full tree, for
+      small endgames only);
+    - ``reuse_tree=True``: keep the subtree of the game's new position between searches;
+    - with ``playout="sampled"`` only: ``playout_large_bias=0.0`` (0..1: prefer larger pieces)
+      and ``playout_give_up=0`` (a colour is out after that many failed samples; 0: exact)."""
 
     # Each knob: bool, or (int or float, least, most): checked before it reaches the core.
     _KNOBS: Dict[str, Any] = {
@@ -242,7 +260,7 @@ class Engine:
         misplaced = unknown & ({"playout"} if per_search else {"callback", "callback_every", "callback_simulations"})
         if misplaced:
             name = min(misplaced)
-            raise ValueError(f"{name} is set when the engine is made (Engine({name}=...)), not per search"
+            raise TrigonError(f"{name} is set when the engine is made (Engine({name}=...)), not per search"
                              if per_search else f"{name} is an argument of Engine.analyse and best_move, not of Engine()")
         if unknown:
             known = ["time", "simulations", "threads", "seed", "level", "playout", "callback", "callback_every",
@@ -250,7 +268,7 @@ class Engine:
             hints = {"time_limit": "time", "max_simulations": "simulations", "sims": "simulations"}
             close = [hints.get(k) or next(iter(difflib.get_close_matches(k, known, 1)), None) for k in sorted(unknown)]
             hint = "; did you mean " + ", ".join(c for c in close if c) + "?" if any(close) else ""
-            raise ValueError(f"unknown search option(s): {', '.join(sorted(unknown))}{hint}")
+            raise TrigonError(f"unknown search option(s): {', '.join(sorted(unknown))}{hint}")
         return {k: cls._check_knob(k, v) for k, v in knobs.items()}
 
     @classmethod
@@ -258,7 +276,7 @@ class Engine:
         spec = cls._KNOBS[name]
         if spec is bool:
             if not isinstance(value, (bool, np.bool_)):
-                raise ValueError(f"{name} must be True or False, not {value!r}")
+                raise TrigonError(f"{name} must be True or False, not {value!r}")
             return bool(value)
         kind, lo, hi = spec
         if kind is int:
@@ -310,9 +328,13 @@ class Engine:
         p.threads = _args.integer("threads", threads, 1, _args.MAX_THREADS)
         p.seed = _args.seed(seed)
         if self._playout not in ("sampled", "uniform"):
-            raise ValueError("playout must be 'sampled' or 'uniform'")
+            raise TrigonError("playout must be 'sampled' or 'uniform'")
         p.playout = _core.PlayoutKind.SAMPLED if self._playout == "sampled" else _core.PlayoutKind.UNIFORM
-        for k, v in (self._knobs if knobs is None else knobs).items():
+        knobs = self._knobs if knobs is None else knobs
+        ignored = sorted(k for k in ("playout_large_bias", "playout_give_up") if k in knobs)
+        if ignored and self._playout != "sampled":  # (uniform playouts have no samples to bias)
+            raise TrigonError(f"{ignored[0]} applies to sampled playouts only: Engine(playout='sampled', ...)")
+        for k, v in knobs.items():
             setattr(p, k, v)
         if progress_every is not None:
             p.progress_every_seconds = _args.seconds("callback_every", progress_every)
@@ -343,7 +365,7 @@ class Engine:
         threads = d["threads"] if threads is None else threads
         seed = d["seed"] if seed is None else seed
         if callback is not None and not callable(callback):
-            raise ValueError(f"callback must be callable, not {callback!r}")
+            raise TrigonError(f"callback must be callable, not {callback!r}")
         if callback_every is not None:  # (checked without a callback too: a mistake is a mistake)
             _args.seconds("callback_every", callback_every)
         if callback_simulations is not None:
@@ -396,7 +418,7 @@ def analyse(game: Game, time: Optional[float] = None, simulations: Optional[int]
     :class:`GameOverError` (a ``ValueError``) when the game is over."""
     callback_opts = {k: options.pop(k) for k in ("callback_every", "callback_simulations") if k in options}
     if "reuse_tree" in options:
-        raise ValueError("analyse searches with a fresh tree each time: keep an Engine to reuse its tree")
+        raise TrigonError("analyse searches with a fresh tree each time: keep an Engine to reuse its tree")
     engine = Engine(threads=threads, seed=seed, reuse_tree=False, **options)
     return engine.analyse(game, time=time, simulations=simulations, level=level, callback=callback, **callback_opts)
 

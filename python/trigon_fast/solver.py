@@ -19,7 +19,7 @@ from typing import (Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapp
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
 from .game import Game
-from .move import PIECE_NAMES, PIECE_SIZES, CellLike, Move
+from .move import PIECE_NAMES, PIECE_SIZES, CellLike, Move, cell_of_name
 from .variants import Colour, ColourLike, Colours, StartRule, Variant, VariantLike, as_variant
 
 __all__ = ["SolverError", "SolveStats", "Solution", "solve_solo", "iter_solutions"]
@@ -107,21 +107,54 @@ class Solution:
 
 def _resolve_variant(variant: Optional[VariantLike], alternate_rule: bool, colours: Optional[Colours]) -> Variant:
     alternate_rule = _args.flag("alternate_rule", alternate_rule, SolverError)
-    if variant is None:
-        return Variant.solo(colours=colours, alternate_rule=alternate_rule)
-    variant = as_variant(variant, SolverError)
-    if colours is not None:
-        if variant.kind != "solo":
-            raise SolverError("colours can be chosen only with a solo variant (or variant=None)")
-        variant = Variant.solo(colours=colours, side=variant.side, alternate_rule=variant.alternate_rule)
+    try:  # (Variant's errors about the colours, as the solver's)
+        if variant is None:
+            return Variant.solo(colours=colours, alternate_rule=alternate_rule)
+        variant = as_variant(variant, SolverError)
+        if colours is not None:
+            if variant.kind != "solo":
+                raise SolverError("colours can be chosen only with a solo variant (or variant=None)")
+            variant = Variant.solo(colours=colours, side=variant.side, alternate_rule=variant.alternate_rule)
+    except SolverError:
+        raise
+    except TrigonError as e:
+        raise SolverError(str(e)) from None
     if alternate_rule and not variant.alternate_rule:
         variant = variant.with_alternate_rule(True)
     return variant
 
 
+def _start_game(variant: Optional[VariantLike], alternate_rule: bool, colours: Optional[Colours],
+                game: Optional[Game]) -> Game:
+    """The game a search starts from: a copy of ``game`` (checked against the other options), or
+    the empty board of the variant they describe."""
+    if game is None:
+        return Game(_resolve_variant(variant, alternate_rule, colours))
+    if not isinstance(game, Game):
+        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+    if variant is not None and as_variant(variant, SolverError) != game.variant:
+        raise SolverError(f"the variant given ({variant!r}) is not the game's ({game.variant!r}): "
+                          "give the game alone")
+    if _args.flag("alternate_rule", alternate_rule, SolverError) and not game.variant.alternate_rule:
+        raise SolverError("the game's variant does not use the alternate rule")
+    if colours is not None:
+        raise SolverError("colours come from the game's variant")
+    return game.copy()  # (under its lock: another thread may play on while this solves)
+
+
+def _fixed_start_cells(base: Game, start_cells: Optional[StartCells]) -> List[int]:
+    """The start cell fixed for each colour (-1: free), checked against the game and its rules."""
+    fixed = _resolve_start_cells(base.board, base.variant.colours, start_cells)
+    for c, cell in enumerate(fixed):
+        if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
+            raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
+    _check_start_rule(base, fixed)
+    return fixed
+
+
 def _cell_index(board: "_core.Board", cell: CellLike) -> int:
     if isinstance(cell, str):
-        idx = board.parse_cell(cell)
+        idx = cell_of_name(board, cell)
         if idx < 0:
             raise SolverError(f"{cell!r} is not a cell of the side-{board.side} board")
         return idx
@@ -263,32 +296,14 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
     (as many as were found in time; the best partial one when none).
     """
-    if game is not None:
-        if not isinstance(game, Game):
-            raise SolverError(f"game must be a Game, not {type(game).__name__}")
-        if variant is not None and variant != game.variant:
-            raise SolverError(f"the variant given ({variant!r}) is not the game's ({game.variant!r}): "
-                              "give the game alone")
-        variant = game.variant
-        if alternate_rule and not variant.alternate_rule:
-            raise SolverError("the game's variant does not use the alternate rule")
-        if colours is not None:
-            raise SolverError("colours come from the game's variant")
-        base = game.copy()  # (under its lock: another thread may play on while this solves)
-    else:
-        variant = _resolve_variant(variant, alternate_rule, colours)
-        base = Game(variant)
+    base = _start_game(variant, alternate_rule, colours, game)
     _check_seconds(time_limit)
     threads = _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
     count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     seed = _args.seed(seed, SolverError)
     restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
     triangle_last = _args.flag("triangle_last", triangle_last, SolverError)
-    fixed = _resolve_start_cells(base.board, variant.colours, start_cells)
-    for c, cell in enumerate(fixed):
-        if cell >= 0 and base.position.started(c):  # (its first piece lies on the board already)
-            raise SolverError(f"{Colour(c)} has placed its first piece: its start cell is no longer chosen")
-    _check_start_rule(base, fixed)
+    fixed = _fixed_start_cells(base, start_cells)
 
     ctrl_c: List[bool] = []
     cb = _args.progress_callback(callback, _stats, ctrl_c, SolverError)  # (SolveStats; only False stops it)
@@ -344,15 +359,16 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     seed = _args.seed(seed, SolverError)
     _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
     _args.flag("triangle_last", triangle_last, SolverError)
-    if game is None:  # (from a game, solve_solo checks these against it in its first round)
-        v = _resolve_variant(variant, alternate_rule, colours)
-        empty = Game(v)
-        _check_start_rule(empty, _resolve_start_cells(empty.board, v.colours, start_cells))
-    elif not isinstance(game, Game):
-        raise SolverError(f"game must be a Game, not {type(game).__name__}")
-    return SolutionIterator(dict(variant=variant, alternate_rule=alternate_rule, colours=colours,
-                                 start_cells=start_cells, game=game, threads=threads, triangle_last=triangle_last),
-                            seed, time_limit, batch)
+    # Checked now, and a copy of the game taken now: later rounds solve the game as it was at
+    # the call, whatever the caller plays on it meanwhile.
+    base = _start_game(variant, alternate_rule, colours, game)
+    _fixed_start_cells(base, start_cells)
+    options: Dict[str, Any] = dict(start_cells=start_cells, threads=threads, triangle_last=triangle_last)
+    if game is None:
+        options["variant"] = base.variant
+    else:
+        options["game"] = base
+    return SolutionIterator(options, seed, time_limit, batch)
 
 
 # A round of one solution (batch=1) often meets an earlier layout again while others remain;

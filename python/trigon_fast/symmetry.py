@@ -54,19 +54,14 @@ def _side(side: IntLike) -> int:
     return _args.side(side, TrigonError)
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False  # cached and shared: nobody may change it
-    return a
-
-
 @lru_cache(maxsize=None)
 def _cells(side: int, k: int) -> np.ndarray:
-    return _frozen(_core.board(side).cell_symmetry_array(k))
+    return _args.frozen(_core.board(side).cell_symmetry_array(k))
 
 
 @lru_cache(maxsize=None)
 def _placements(side: int, k: int) -> np.ndarray:
-    return _frozen(_core.board(side).placement_symmetry_array(k))
+    return _args.frozen(_core.board(side).placement_symmetry_array(k))
 
 
 def cell_permutation(k: int, side: int = 9) -> np.ndarray:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Optional, Tuple, Type, Union, cast
 
 from . import _args
+from .errors import TrigonError
 
 __all__ = ["Colour", "ColourLike", "Colours", "StartRule", "Variant"]
 
@@ -34,7 +35,7 @@ class Colour(enum.IntEnum):
     def parse(cls, value: ColourLike) -> "Colour":
         """A colour from a ``Colour``, an index 0..3 or a name (``"red"``, any case).
 
-        Anything else is a ``ValueError`` naming the value.
+        Anything else is a ``TrigonError`` (a ``ValueError``) naming the value.
 
         >>> Colour.parse("Red"), Colour.parse(3)
         (Colour.RED, Colour.GREEN)
@@ -43,8 +44,8 @@ class Colour(enum.IntEnum):
             try:
                 return cls[value.strip().upper()]
             except KeyError:
-                raise ValueError(f"unknown colour {value!r}; use blue, yellow, red, green or 0..3") from None
-        return cls(_args.integer("a colour (a Colour, a name or an index)", value, 0, 3))
+                raise TrigonError(f"unknown colour {value!r}; use blue, yellow, red, green or 0..3") from None
+        return cls(_args.integer("a colour (a Colour, a name or an index)", value, 0, 3, TrigonError))
 
     @property
     def gtp(self) -> str:
@@ -104,20 +105,20 @@ class Variant:
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
-            raise ValueError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
+            raise TrigonError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
         for name in ("alternate_rule", "pentobi_compatible"):
-            object.__setattr__(self, name, _args.flag(name, getattr(self, name)))
+            object.__setattr__(self, name, _args.flag(name, getattr(self, name), TrigonError))
         if self.side_override is not None:
             if self.kind != "solo":
-                raise ValueError("side can be chosen (8 or 9) only for a solo game")
-            side = _args.side(self.side_override)
+                raise TrigonError("side can be chosen (8 or 9) only for a solo game")
+            side = _args.side(self.side_override, TrigonError)
             object.__setattr__(self, "side_override", None if side == 9 else side)  # 9: the default board
         if self.colours_override is not None:
             if self.kind != "solo":
-                raise ValueError("colours can be chosen only for a solo game")
+                raise TrigonError("colours can be chosen only for a solo game")
             cs = tuple(int(Colour.parse(c)) for c in self.colours_override)
             if not cs or len(set(cs)) != len(cs):
-                raise ValueError(f"colours must be one or more distinct colours, not {self.colours_override!r}")
+                raise TrigonError(f"colours must be one or more distinct colours, not {self.colours_override!r}")
             cs = tuple(sorted(cs))
             default = (0, 1, 2) if self.side_override == 8 else (0, 1, 2, 3)
             object.__setattr__(self, "colours_override", None if cs == default else cs)
@@ -184,7 +185,7 @@ class Variant:
         for i, cs in enumerate(self.players):
             if c in cs:
                 return i
-        raise ValueError(f"{c} does not take part in {self!r}")
+        raise TrigonError(f"{c} does not take part in {self!r}")
 
     @property
     def start_rule(self) -> StartRule:
@@ -242,11 +243,11 @@ VariantLike = Union[Variant, str]
 def as_variant(value: object, error: Optional[Type[ValueError]] = None) -> Variant:
     """``value`` as a Variant: itself, or ``Variant(kind)`` for a kind's name. Errors name the
     kinds; ``error`` is the caller's error class for both a wrong type and an unknown name (by
-    default TypeError and ValueError)."""
+    default TypeError and TrigonError)."""
     if isinstance(value, Variant):
         return value
     if isinstance(value, str):
         if value in _KINDS:
             return Variant(value)
-        raise (error or ValueError)(f"unknown variant {value!r}; expected a Variant or one of {', '.join(_KINDS)}")
+        raise (error or TrigonError)(f"unknown variant {value!r}; expected a Variant or one of {', '.join(_KINDS)}")
     raise (error or TypeError)(f"variant must be a Variant or a kind's name, not {type(value).__name__}")
