@@ -205,6 +205,9 @@ def test_old_pentobi_forms_are_read():
     ("(;GM[Blokus Trigon]TFRULES[alternate=2])", "alternate is 0 or 1, not '2'", 1, 28),
     ("(;GM[Blokus Trigon]TFRULES[variant=solo side=7])", "side is 9 or 8, not '7'", 1, 28),
     ("(;GM[Blokus Trigon]TFRULES[start=far])", "start is one of any, opposite, every_other, not 'far'", 1, 28),
+    # (read as the rulebook's game, the solo's keys would be dropped unseen)
+    ("(;GM[Blokus Trigon]TFRULES[colours=1,2])", "colours can be chosen only with variant=solo", 1, 28),
+    ("(;GM[Blokus Trigon]TFRULES[variant=four_player side=8])", "side can be chosen only with variant=solo", 1, 28),
     # Moves that would be dropped unseen: Trigon records have 1..4 only.
     ("(;GM[Blokus Trigon];B[r15])", "B\\[...\\] is not a move of a Trigon record.*Blokus Duo", 1, 23),
     ("(;GM[Blokus Trigon];1[r15]\n;W[r4])", "W\\[...\\] is not a move", 2, 4),

@@ -169,6 +169,10 @@ def _variant_from_root(root: Node) -> Variant:
         raise bad(f"start is one of {', '.join(start_names)}, not {fields['start']!r}")
     start = start_names[fields.get("start", "any")]
     colours = side = None
+    kind = fields.get("variant", _GAME_NAMES[gm])
+    chosen = sorted({"colours", "side"} & set(fields))
+    if chosen and kind != "solo":  # (read as the rulebook's game, they would be dropped unseen)
+        raise bad(f"{' and '.join(chosen)} can be chosen only with variant=solo, not {kind}")
     if "colours" in fields:
         numbers = fields["colours"].split(",")
         if not all(n in ("1", "2", "3", "4") for n in numbers):
@@ -179,7 +183,7 @@ def _variant_from_root(root: Node) -> Variant:
             raise bad(f"side is 9 or 8, not {fields['side']!r}")
         side = int(fields["side"])
     try:
-        variant = _canonical(fields.get("variant", _GAME_NAMES[gm]), alternate, start, colours, side)
+        variant = _canonical(kind, alternate, start, colours, side)
     except (KeyError, ValueError) as e:
         raise bad(str(e)) from None
     if game_name(variant) != gm:
