@@ -155,17 +155,21 @@ def test_set_game_and_clear_board():
     assert "unknown game 'Blokus Duo'" in out[4][2]
 
 
+PENTOBI_ONLY = {"avoid_symmetric_draw": "0", "exploration_constant": "6", "rave_child_max": "2000",
+                "rave_parent_max": "50000", "rave_weight": "0.7", "reuse_subtree": "1", "use_book": "0"}
+
+
 def test_param_keys():
     listed = dict(line.split(" ", 1) for line in ok("param").split("\n"))
     assert listed == {"alternate_rule": "0", "fixed_simulations": "0", "level": "4", "start_rule": "pentobi",
-                      "threads": "1", "time": "0", "variant": "four_player"}
+                      "threads": "1", "time": "0", "variant": "four_player", **PENTOBI_ONLY}
     out = replies("param level 2", "param fixed_simulations 50", "param time 0.25", "param threads 2",
                   "param alternate_rule 1", "param", "param level 10", "param time -1", "param alternate_rule x",
                   "param nope 1", "param level", "param variant chess")
     assert [s for s, _, _ in out] == ["="] * 6 + ["?"] * 6
     now = dict(line.split(" ", 1) for line in out[5][2].split("\n"))
     assert now == {"alternate_rule": "1", "fixed_simulations": "50", "level": "2", "start_rule": "pentobi",
-                   "threads": "2", "time": "0.25", "variant": "four_player"}
+                   "threads": "2", "time": "0.25", "variant": "four_player", **PENTOBI_ONLY}
     assert out[9][2] == "unknown parameter 'nope'"
 
 
@@ -570,8 +574,9 @@ def test_genmove_and_analyze_use_the_search_engine_and_its_analysis(fake_engine)
     g.set_turn(2)
     red = list(g.legal_moves)[:2]
     assert out[4][2] == f"30 0.500 {red[0]}\n29 0.600 {red[1]}"
-    # One engine for the game (its tree carries over), a new one after clear_board.
-    assert [len(e.calls) for e in fake_engine.made] == [3, 1]
+    # One engine for the game (its tree carries over), one of its own for reg_genmove, a new one
+    # after clear_board.
+    assert [len(e.calls) for e in fake_engine.made] == [2, 1, 1]
 
 
 def test_windows_line_ends_and_tabs():
@@ -643,3 +648,147 @@ def test_play_and_genmove_colour_arguments_name_their_colours(names):
         reply = engine.handle(f"genmove {names[k]}")
         assert reply.startswith("= ") and reply.strip() != "= pass", reply
         assert int(engine.game.history[-1][0]) == k
+
+
+# -- review findings -----------------------------------------------------------------------------
+
+def test_a_hash_inside_a_line_is_part_of_it(tmp_path):
+    # As Pentobi's reader: only lines that start with '#' are comments; a file name may hold one.
+    game = tf.random_game(tf.Variant.FOUR_PLAYER, 4)
+    (tmp_path / "x").write_text(tf.Game().to_blksgf())  # what a cut at '#' would load instead
+    (tmp_path / "x#3.blksgf").write_text(game.to_blksgf())
+    out = replies(f"loadsgf {tmp_path / 'x#3.blksgf'}", f'savesgf "{tmp_path / "match#3.blksgf"}"', "final_score",
+                  "   # an indented comment", "name # a note")
+    assert [s for s, _, _ in out] == ["=", "=", "=", "?"]
+    assert out[2][2] == " ".join(str(game.score(c) + 110) for c in range(4))  # x#3's game, not x's
+    assert tf.Game.from_blksgf(tmp_path / "match#3.blksgf").history == game.history
+    assert not (tmp_path / "match").exists()
+    assert out[3][2] == "too many arguments"
+
+
+def test_pentobi_param_keys_are_accepted_and_read_back():
+    out = replies("param use_book 1", "param avoid_symmetric_draw 1", "param exploration_constant 0.5",
+                  "param rave_child_max 1e3", "param rave_parent_max 100", "param rave_weight -0",
+                  "param reuse_subtree 0", "param",
+                  "param use_book 2", "param reuse_subtree yes", "param rave_weight nan",
+                  "param exploration_constant x")
+    assert [s for s, _, _ in out] == ["="] * 8 + ["?"] * 4
+    now = dict(line.split(" ", 1) for line in out[7][2].split("\n"))
+    assert {k: now[k] for k in PENTOBI_ONLY} == {
+        "avoid_symmetric_draw": "1", "exploration_constant": "0.5", "rave_child_max": "1000",
+        "rave_parent_max": "100", "rave_weight": "0", "reuse_subtree": "0", "use_book": "1"}
+    assert list(now) == sorted(now)
+    assert out[8][2] == "use_book must be 0 or 1, not '2'" and out[10][2] == "rave_weight must be a number, not 'nan'"
+
+
+def test_a_pentobi_config_file_runs(tmp_path):
+    config = tmp_path / "pentobi.cfg"
+    config.write_text("param use_book 0\nparam avoid_symmetric_draw 0\nparam reuse_subtree 1\n"
+                      "param exploration_constant 6\nparam fixed_simulations 30\n")
+    proc = subprocess.run(engine_command() + ["--quiet", "--config", str(config)], input="param\nquit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "fixed_simulations 30" in proc.stdout
+
+
+def test_reuse_subtree_0_searches_each_move_afresh(fake_engine):
+    out = replies("param reuse_subtree 0", "genmove 1", "param reuse_subtree 1", "genmove 2")
+    assert [s for s, _, _ in out] == ["="] * 4
+    [engine] = fake_engine.made
+    assert [c.get("reuse_tree") for c in engine.calls] == [False, None]  # None: the engine's default, reuse
+
+
+def test_get_place_ranks_the_players_by_score():
+    assert ok("known_command get_place") == "true"
+    # The empty board: everyone level.
+    assert [ok(f"get_place {c}") for c in "1234"] == ["1 shared"] * 4
+    done = tf.random_game(tf.Variant.FOUR_PLAYER, 2)
+    lines = [f"play {int(c) + 1} {m}" for c, m in done.history]
+    places = [t for _, _, t in replies(*lines, *(f"get_place {c}" for c in "1234"))[len(lines):]]
+    scores = [done.score(c) for c in range(4)]
+    for c in range(4):
+        ahead, level = sum(s > scores[c] for s in scores), scores.count(scores[c])
+        assert places[c] == f"{ahead + 1}" + (" shared" if level > 1 else "")
+    # Two players: a colour takes its side's place.
+    two = tf.Variant("two_player", pentobi_compatible=True)
+    done = next(g for g in (tf.random_game(two, s) for s in range(20)) if len(set(g.player_scores())) == 2)
+    lines = ["set_game Blokus Trigon Two-Player"] + [f"play {int(c) + 1} {m}" for c, m in done.history]
+    places = [t for _, _, t in replies(*lines, *(f"get_place {c}" for c in "1234"))[len(lines):]]
+    first = 0 if done.player_scores()[0] > done.player_scores()[1] else 1
+    assert places == [["1", "2", "1", "2"], ["2", "1", "2", "1"]][first]
+    assert fails("get_place 5") == "invalid color argument '5'"
+
+
+def test_config_files_not_utf8_or_with_a_bom(tmp_path, capsys):
+    latin = tmp_path / "latin1.cfg"
+    latin.write_bytes(b"param level 2\n# caf\xe9\n")
+    assert main(["-q", "-c", str(latin)]) == 1
+    err = capsys.readouterr()
+    assert err.out == "" and err.err.startswith(f"trigon-gtp: cannot read {latin}: not UTF-8 text")
+    assert len(err.err.splitlines()) == 1  # no traceback
+    bom = tmp_path / "bom.cfg"
+    bom.write_bytes("\ufeffparam level 2\n".encode())
+    proc = subprocess.run(engine_command() + ["--quiet", "--config", str(bom)], input="param\nquit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "level 2" in proc.stdout
+
+
+@pytest.mark.parametrize("line", ["loadsgf f.blksgf 1_0", "loadsgf f.blksgf \uff13", "param level +3",
+                                  "param level \u0663", "param threads \uff12", "set_random_seed 1_000",
+                                  "analyze 1 \u0663", "param fixed_simulations 1e3", "param time 1_0",
+                                  "param time \uff11", "param time 0x10"])
+def test_numbers_are_ascii_digits(line):
+    assert "must be" in fails(line)
+
+
+def test_integer_arguments_take_a_minus_for_the_range_message():
+    assert fails("param level -3") == "level must be in 1..9, not -3"
+    assert "level 7\n" in replies("param level 07", "param")[1][2]
+
+
+def test_time_is_bounded_and_minus_zero_reads_back_as_zero():
+    out = replies("param time -0", "param", "param time 30000000", "param time 1e308", "param time inf",
+                  "param time nan", "param time 1e999", "param time -1", "param time .5", "param")
+    assert [s for s, _, _ in out] == ["="] * 3 + ["?"] * 5 + ["="] * 2
+    assert "time 0\n" in out[1][2]
+    assert out[3][2] == "time must be a number of seconds 0..30000000 (0: the level decides), not '1e308'"
+    assert "time 0.5\n" in out[9][2]
+
+
+def test_get_value_after_a_search_without_simulations_says_so(monkeypatch):
+    import trigon_fast.gtp as gtp_module
+
+    class NoSimulations:
+        # A time limit shorter than one simulation: a move chosen from the priors, no values.
+        def __init__(self, threads=1):
+            pass
+
+        def analyse(self, game, **kwargs):
+            return types.SimpleNamespace(best_move=list(game.legal_moves)[0], value=np.full(4, np.nan), moves=[],
+                                         forced=False)
+
+    monkeypatch.setattr(gtp_module, "Engine", NoSimulations)
+    out = replies("get_value", "param time 0.000001", "genmove 1", "get_value")
+    assert [s for s, _, _ in out] == ["?", "=", "=", "?"]
+    assert out[0][2] == "no search value: run genmove, reg_genmove or analyze with the search first"
+    assert out[3][2] == "no search value: the last search ran no simulations (its time limit is too short for one)"
+
+
+def test_reg_genmove_leaves_later_genmoves_alone(fake_engine):
+    with_reg = replies("genmove 1", "reg_genmove 2", "genmove 2", "genmove 3", seed=5)
+    game_engine, reg_engine = fake_engine.made
+    seeds = [c["seed"] for c in game_engine.calls]
+    fake_engine.made = []
+    without = replies("genmove 1", "genmove 2", "genmove 3", seed=5)
+    assert [c["seed"] for c in fake_engine.made[0].calls] == seeds  # the same random draws
+    assert [with_reg[i] for i in (0, 2, 3)] == without
+    # Its search has a tree of its own: the game's engine searched only for the genmoves.
+    assert len(game_engine.calls) == 3 and len(reg_engine.calls) == 1
+
+
+def test_reg_genmove_leaves_later_genmoves_alone_with_the_real_search():
+    lines = ["genmove 1", "genmove 2", "genmove 3"]
+    without = replies(*lines, seed=5, level=1)
+    with_reg = replies("genmove 1", "reg_genmove 2", "reg_genmove 3", "genmove 2", "genmove 3", seed=5, level=1)
+    assert [with_reg[i] for i in (0, 3, 4)] == without

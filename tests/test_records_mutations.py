@@ -165,11 +165,12 @@ def test_savesgf_keeps_the_tree_when_a_variation_does_not_replay(tmp_path):
 
 # -- GTP: protocol -----------------------------------------------------------------------------
 
-def test_gtp_comments_after_a_command_and_control_characters_are_removed():
-    # GTP 2: text from '#' to the end of the line is a comment; control characters other than
-    # HT and LF are removed.
-    assert run_session(["name # what is your name", "2 known_command play# c", "na\x07me\x1b\r\n"],
-                       quiet=True) == "= trigon_fast\n\n=2 true\n\n= trigon_fast\n\n"
+def test_gtp_comment_lines_are_skipped_and_control_characters_removed():
+    # As Pentobi reads commands: a line whose first non-blank character is '#' is a comment (a
+    # '#' later in a line belongs to it: file names may hold one); control characters other
+    # than HT and LF are removed.
+    assert run_session(["  # what is your name", "name", "2 known_command play# c", "na\x07me\x1b\r\n"],
+                       quiet=True) == "= trigon_fast\n\n?2 too many arguments\n\n= trigon_fast\n\n"
 
 
 def test_no_empty_line_inside_a_reply():

@@ -3,22 +3,26 @@
 
 Commands, colours (``1``..``4``), moves (``q15,r15,p16,q16,o17,p17``) and replies follow
 ``pentobi_gtp/Pentobi-GTP.md``: ``= result`` or ``? message`` then an empty line, with the
-command id echoed (``7 name`` -> ``=7 trigon_fast``). ``#`` comment lines get no reply, as GTP
-specifies; an empty line gets ``? empty command`` (this project's rule for bad input: every
-line a controller sends is answered; a ``--config`` file's blank lines are skipped). stdout
-carries only protocol; diagnostics go to stderr (none with ``--quiet``).
+command id echoed (``7 name`` -> ``=7 trigon_fast``). Lines whose first non-blank character is
+``#`` are comments and get no reply; a ``#`` later in a line is part of it (as in Pentobi: a
+file name may hold one). An empty line gets ``? empty command`` (this project's rule for bad
+input: every line a controller sends is answered; a ``--config`` file's blank lines are
+skipped). stdout carries only protocol; diagnostics go to stderr (none with ``--quiet``).
 
 Our extensions are ``param`` keys (``variant``, ``alternate_rule``, ``start_rule``, ``time``,
-``fixed_simulations``, ``level``, ``threads``) and ``analyze COLOUR [N]``, which prints the
-moves searched with their values.
+``level``, ``threads``) and ``analyze COLOUR [N]``, which prints the moves searched with their
+values. Pentobi's own ``param`` keys are accepted too (``fixed_simulations``, ``reuse_subtree``;
+the others, about Pentobi's search and book, are read back but change nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import pathlib
 import random
+import re
 import sys
 import time
 import traceback
@@ -41,6 +45,18 @@ _GAME_IDS = {"trigon": "Blokus Trigon", "t": "Blokus Trigon",
 _COLOUR_ARGS = {"1": 0, "blue": 0, "2": 1, "yellow": 1, "3": 2, "red": 2, "4": 3, "green": 3}
 _KINDS = ("four_player", "two_player", "three_player", "teams", "solo")
 _MAX_LEVEL = LEVELS[-1]  # Pentobi's levels, 1..9 (the search maps each to its simulations)
+# The search's own cap on a time limit (about a year): a longer one would be cut to it silently.
+_MAX_TIME = 3.0e7
+# GTP numbers are ASCII: int() and float() would also take "1_0", "+3" and other scripts' digits.
+_INTEGER = re.compile(r"-?[0-9]+")
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+# Pentobi's param keys that tune its own search or book: accepted (a Pentobi config file runs)
+# and read back, with no effect here. Their start values: ours where they describe this engine
+# (no book, no symmetric-draw avoidance), else Pentobi's defaults for Trigon.
+_PENTOBI_BOOLS = {"avoid_symmetric_draw": "0", "use_book": "0"}
+_PENTOBI_NUMBERS = {"exploration_constant": "6", "rave_child_max": "2000", "rave_parent_max": "50000",
+                    "rave_weight": "0.7"}
+_NO_SEARCH = "no search value: run genmove, reg_genmove or analyze with the search first"
 
 
 class GtpError(Exception):
@@ -57,8 +73,7 @@ class GtpEngine:
 
     def __init__(self, game: str = "Blokus Trigon", level: int = 4, seed: Optional[int] = None,
                  threads: int = 1, quiet: bool = False, log: Optional[Callable[[str], None]] = None) -> None:
-        if not 1 <= level <= _MAX_LEVEL:
-            raise ValueError(f"level must be 1..{_MAX_LEVEL}, not {level}")
+        level = _args.integer("level", level, 1, _MAX_LEVEL)
         threads = _args.integer("threads", threads, 1, _args.MAX_THREADS)
         if seed is not None:
             seed = _args.seed(seed)
@@ -67,6 +82,8 @@ class GtpEngine:
         self.threads = threads
         self.fixed_simulations = 0  # 0: the level decides
         self.move_time = 0.0  # seconds per move; 0: the level decides
+        self.reuse_tree = True  # Pentobi's reuse_subtree: keep the tree from move to move
+        self.ignored_params = {**_PENTOBI_BOOLS, **_PENTOBI_NUMBERS}
         self.seed = seed
         self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
         self.variant = variant_from_game_name(_GAME_IDS.get(game, game))
@@ -75,6 +92,7 @@ class GtpEngine:
         self._loaded: Optional[Record] = None  # the record loadsgf read last (savesgf writes its tree back)
         self.last_analysis: List[Tuple[int, float, Move]] = []  # (visits, value, move)
         self.last_value: Optional[float] = None  # value of the last search for its colour's side
+        self._no_value = _NO_SEARCH  # get_value's answer while last_value is None
         self._search_engine: Optional[Engine] = None  # kept between moves: its tree carries over
         self._search_engine_key: Optional[Tuple[Variant, int]] = None
         self.commands: Dict[str, Callable[[List[str], str], str]] = {
@@ -85,6 +103,7 @@ class GtpEngine:
             "final_score": self.cmd_final_score,
             "g": self.cmd_g,
             "genmove": self.cmd_genmove,
+            "get_place": self.cmd_get_place,
             "get_value": self.cmd_get_value,
             "known_command": self.cmd_known_command,
             "list_commands": self.cmd_list_commands,
@@ -110,8 +129,8 @@ class GtpEngine:
         """The reply to one input line, or ``None`` when the line holds no command."""
         raw = "".join(ch if ch >= " " or ch == "\t" else "" for ch in line.rstrip("\r\n"))
         if raw.lstrip().startswith("#"):
-            return None  # a GTP comment line: no reply
-        text = raw.split("#", 1)[0].replace("\t", " ").strip()
+            return None  # a comment line: no reply (only whole lines, as Pentobi's reader)
+        text = raw.replace("\t", " ").strip()
         if not text:
             return "? empty command\n\n"  # an empty line is a bad command (the issue's choice)
         words = _split_args(text)
@@ -161,6 +180,7 @@ class GtpEngine:
         self._loaded = record  # the record loadsgf read: savesgf writes its tree back
         self.last_analysis = []
         self.last_value = None
+        self._no_value = _NO_SEARCH
         self._search_engine = None
 
     def _engine(self) -> Engine:
@@ -172,14 +192,20 @@ class GtpEngine:
             self._search_engine_key = key
         return self._search_engine
 
-    def _run_analysis(self, g: Game, colour: int) -> Analysis:
-        """Search ``g`` for ``colour``; keeps its moves and value for move_values / get_value."""
-        result = self._engine().analyse(g, **self._search_kwargs())
+    def _run_analysis(self, g: Game, colour: int, engine: Optional[Engine] = None) -> Analysis:
+        """Search ``g`` for ``colour`` (with the game's Engine unless given one); keeps its moves
+        and value for move_values / get_value."""
+        result = (engine or self._engine()).analyse(g, **self._search_kwargs())
         rows = [(int(m.visits), float(m.value), m.move) for m in result.moves]
         rows.sort(key=lambda r: (-r[0], -r[1]))
         self.last_analysis = rows
         v = float(result.value[colour])
-        self.last_value = None if v != v else v  # NaN: a forced move, played unsearched
+        self.last_value = None if v != v else v
+        if v != v:  # NaN: a forced move played unsearched, or a limit too small for one simulation
+            self._no_value = ("no search value: the last search had one legal move and played it unsearched"
+                              if getattr(result, "forced", False) else
+                              "no search value: the last search ran no simulations (its time limit is too short "
+                              "for one)")
         return result
 
     def _search_game(self, colour: int) -> Game:
@@ -200,15 +226,17 @@ class GtpEngine:
             kwargs["simulations"] = self.fixed_simulations
         if "time" not in kwargs and "simulations" not in kwargs:
             kwargs["level"] = self.level
+        if not self.reuse_tree:
+            kwargs["reuse_tree"] = False
         return kwargs
 
-    def _generate(self, colour: int) -> Optional[Move]:
+    def _generate(self, colour: int, engine: Optional[Engine] = None) -> Optional[Move]:
         """A move for ``colour`` (in or out of turn), or None when it has none."""
         if self.game.is_over or not self.game.legal_moves_of(colour):
             return None
         g = self._search_game(colour)
         started = time.perf_counter()
-        move = self._run_analysis(g, colour).best_move
+        move = self._run_analysis(g, colour, engine).best_move
         self.log(f"search: {move} in {time.perf_counter() - started:.2f} s")
         if g.check(move) is not None:
             raise GtpError(f"the engine generated an illegal move: {move} ({g.check(move)})")
@@ -298,7 +326,14 @@ class GtpEngine:
 
     def cmd_reg_genmove(self, args: List[str], rest: str) -> str:
         _n_args(args, 1)
-        move = self._generate(self._colour(args[0]))
+        colour = self._colour(args[0])
+        # Later genmoves play as if it had not run: its random draw is given back, and it searches
+        # a tree of its own (the next genmove would reuse the game's tree, grown by this search).
+        state = self._rng.getstate()
+        try:
+            move = self._generate(colour, Engine(threads=self.threads))
+        finally:
+            self._rng.setstate(state)
         if move is None:  # (genmove answers pass; reg_genmove, as Pentobi's, has nothing to answer)
             raise GtpError("player failed to generate a move")
         return str(move)
@@ -326,6 +361,17 @@ class GtpEngine:
             return f"B+{a - b}" if a > b else f"W+{b - a}" if b > a else "0"
         # Pentobi's points: placed triangles plus the bonus = our score + 110 per colour.
         return " ".join(str(g.score(c) + 110) for c in self.variant.colours)
+
+    def cmd_get_place(self, args: List[str], rest: str) -> str:
+        """Pentobi's get_place COLOR: the place (1 first) of the colour's player by score, with
+        `` shared`` when another player has the same score. Players, not colours, are ranked:
+        in the two-player game a colour takes its side's place."""
+        _n_args(args, 1)
+        colour = self._colour(args[0])
+        scores = self.game.player_scores()
+        mine = scores[self.variant.player_of(colour)]
+        place = 1 + sum(s > mine for s in scores)
+        return f"{place} shared" if scores.count(mine) > 1 else str(place)
 
     def cmd_showboard(self, args: List[str], rest: str) -> str:
         _no_args(args)
@@ -409,13 +455,15 @@ class GtpEngine:
         v = self.variant
         # Free starts are Pentobi's rule; in the four-player, teams and solo games the rulebook's too.
         start = "pentobi" if v.start_rule == StartRule.ANY else "rulebook"
-        return [("alternate_rule", str(int(v.alternate_rule))),
-                ("fixed_simulations", str(self.fixed_simulations)),
-                ("level", str(self.level)),
-                ("start_rule", start),
-                ("threads", str(self.threads)),
-                ("time", f"{self.move_time:g}"),
-                ("variant", v.kind)]
+        return sorted([("alternate_rule", str(int(v.alternate_rule))),
+                       ("fixed_simulations", str(self.fixed_simulations)),
+                       ("level", str(self.level)),
+                       ("reuse_subtree", str(int(self.reuse_tree))),
+                       ("start_rule", start),
+                       ("threads", str(self.threads)),
+                       ("time", f"{self.move_time:g}"),
+                       ("variant", v.kind),
+                       *self.ignored_params.items()])
 
     def cmd_param(self, args: List[str], rest: str) -> str:
         if not args:
@@ -428,15 +476,21 @@ class GtpEngine:
         elif key == "fixed_simulations":
             self.fixed_simulations = _int_arg(value, "fixed_simulations", 0, _args.MAX_COUNT)
         elif key == "time":
-            try:
-                t = float(value)
-            except ValueError:
-                t = -1.0
-            if not t >= 0 or t == float("inf"):
-                raise GtpError(f"time must be a number of seconds >= 0 (0: the level decides), not '{value}'")
-            self.move_time = t
+            t = float(value) if _DECIMAL.fullmatch(value) else -1.0
+            if not 0 <= t <= _MAX_TIME:  # (also inf, from 1e999)
+                raise GtpError(f"time must be a number of seconds 0..{_MAX_TIME:.0f} (0: the level decides), "
+                               f"not '{value}'")
+            self.move_time = t + 0.0  # -0 reads back as 0
         elif key == "threads":
             self.threads = _int_arg(value, "threads", 1, _args.MAX_THREADS)
+        elif key == "reuse_subtree":
+            self.reuse_tree = _bool_arg(value, key)
+        elif key in _PENTOBI_BOOLS:
+            self.ignored_params[key] = str(int(_bool_arg(value, key)))
+        elif key in _PENTOBI_NUMBERS:
+            if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
+                raise GtpError(f"{key} must be a number, not '{value}'")
+            self.ignored_params[key] = f"{float(value) + 0.0:g}"
         # Rule keys start a new game, as set_game does.
         elif key == "alternate_rule":
             self._new_game(v.with_alternate_rule(_bool_arg(value, key)))
@@ -482,9 +536,7 @@ class GtpEngine:
         """The value (0 loss .. 1 win) of the last search for the side of the colour it moved."""
         _no_args(args)
         if self.last_value is None:
-            if self.last_analysis and sum(row[0] for row in self.last_analysis) == 0:
-                raise GtpError("no search value: the last search had one legal move and played it unsearched")
-            raise GtpError("no search value: run genmove, reg_genmove or analyze with the search first")
+            raise GtpError(self._no_value)
         return f"{self.last_value:.6g}"
 
 
@@ -535,10 +587,9 @@ def _n_args(args: Sequence[str], n: int) -> None:
 
 
 def _int_arg(word: str, what: str, minimum: Optional[int] = None, maximum: Optional[int] = None) -> int:
-    try:
-        value = int(word)
-    except ValueError:
-        raise GtpError(f"{what} must be an integer, not '{word}'") from None
+    if not _INTEGER.fullmatch(word):  # (a '-' is taken so that -1 gets the range in its message)
+        raise GtpError(f"{what} must be an integer, not '{word}'")
+    value = int(word)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         lo = "" if minimum is None else str(minimum)
         hi = "" if maximum is None else str(maximum)
@@ -594,10 +645,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     engine = GtpEngine(game, level=opts.level, seed=opts.seed, threads=opts.threads, quiet=opts.quiet)
     if opts.config:
         try:
-            with open(opts.config, encoding="utf-8") as f:
+            # utf-8-sig: editors may start a file with a byte order mark, not part of its first command.
+            with open(opts.config, encoding="utf-8-sig") as f:
                 config = f.readlines()
         except OSError as e:
             print(f"trigon-gtp: cannot read {opts.config}: {e.strerror}", file=sys.stderr)
+            return 1
+        except UnicodeDecodeError as e:
+            print(f"trigon-gtp: cannot read {opts.config}: not UTF-8 text (byte 0x{e.object[e.start]:02x}: "
+                  f"{e.reason})", file=sys.stderr)
             return 1
         for line in config:
             if not line.strip():
