@@ -131,6 +131,15 @@ def _load_and_save(tmp_path, text, *commands):
     return (tmp_path / "out.blksgf").read_text()
 
 
+def test_savesgf_keeps_the_tree_through_a_node_of_setup_alone(tmp_path):
+    # A node after the root that places pieces without a move (as our writer makes for setups
+    # made after moves) is part of the line: the tree, its comments and variations, stay.
+    text = (f"(;GM[Blokus Trigon]\n;1[{BLUE_FIRST}]C[first]\n;A3[i9]A4[aa9]PL[2]C[set up]\n"
+            "(;2[r4]C[main]\n)\n(;2[z12]C[another second move]\n)\n)\n")
+    assert _load_and_save(tmp_path, text) == text
+    assert _load_and_save(tmp_path, text, "undo", "play 2 r4") == text
+
+
 def test_savesgf_follows_the_moves_past_a_node_that_holds_only_a_comment(tmp_path):
     # Pentobi writes its tree back: loading and saving adds nothing; a node of comments alone
     # is part of the line (it took the rest of the game again as a second variation).
@@ -250,18 +259,22 @@ def test_a_config_command_with_an_id_that_fails_stops_the_engine(tmp_path, capsy
 
 
 def test_savesgf_of_a_record_with_setup_after_moves_keeps_its_header(tmp_path):
-    # A record whose main line holds setup after moves goes back as the game with the record's
-    # header: players, event, date, the root comment, and its result only while the game is
-    # still the record's whole main line.
+    # A record whose main line holds setup after moves goes back whole (its node of setup alone
+    # is part of the line); one whose line removes pieces (AE) goes back as the game with the
+    # record's header: players, event, date, the root comment, and its result only while the
+    # game is still the record's whole main line.
     text = ("(;GM[Blokus Trigon Two-Player]PB[Ann]PW[Bob]EV[club]DT[2026-01-02]RE[B+3]C[root]\n"
             f";1[{BLUE_FIRST}]\n;A3[z12]PL[2]\n;2[r4]\n)\n")
-    whole = tf.read_blksgf(_load_and_save(tmp_path, text))
-    taken_back = tf.read_blksgf(_load_and_save(tmp_path, text, "undo"))
+    assert _load_and_save(tmp_path, text) == text
+    assert _load_and_save(tmp_path, text, "undo") == text  # (undo cuts nothing out of the tree)
+    removed = text.replace(";A3[z12]PL[2]", ";A3[z12]PL[2]\n;AE[z12]PL[2]")
+    whole = tf.read_blksgf(_load_and_save(tmp_path, removed))
+    taken_back = tf.read_blksgf(_load_and_save(tmp_path, removed, "undo"))
     for rec in (whole, taken_back):
         assert rec.players == ("Ann", "Bob") and rec.info["EV"] == "club" and rec.info["DT"] == "2026-01-02"
         assert (0, "root") in rec.comments()
-    assert whole.result == "B+3" and cells(whole.game()) == [(0, BLUE_FIRST), (2, "z12"), (1, "r4")]
-    assert taken_back.result is None and cells(taken_back.game()) == [(0, BLUE_FIRST), (2, "z12")]
+    assert whole.result == "B+3" and cells(whole.game()) == [(0, BLUE_FIRST), (1, "r4")]
+    assert taken_back.result is None and cells(taken_back.game()) == [(0, BLUE_FIRST)]
 
 
 @pytest.mark.parametrize("line", ["7", "12 ", "0"])

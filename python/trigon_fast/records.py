@@ -78,12 +78,13 @@ def _changes_nothing(node: Node) -> bool:
 
 
 def _move_lines(node: Node) -> Iterator[List[Node]]:
-    """The children of a node that play a move, each with the nodes of comments alone on the way
-    to it (looked through: they are part of the line), in tree order (main line first)."""
+    """The children of a node that play a move or place pieces by setup, each with the nodes of
+    comments alone on the way to it (looked through: they are part of the line), in tree order
+    (main line first)."""
     stack = [[child] for child in reversed(node.children)]
     while stack:
         line = stack.pop()
-        if _node_moves(line[-1]):
+        if _node_moves(line[-1]) or any(k in _SETUP_IDS for k in line[-1].properties):
             yield line
         elif _changes_nothing(line[-1]):
             stack.extend(line + [child] for child in reversed(line[-1].children))
