@@ -111,6 +111,11 @@ def test_bad_arguments_give_one_line(args, tmp_path):
     ["solve", "--start", "blue=r15,red=r15"],
     ["solve", "--side", "8", "--start", "green=p14"],
     ["play", "--save", "no_such_folder/g.blksgf"],
+    # Arguments the search call sets itself: passed on as knobs they were a TypeError, a traceback.
+    ["match", "--engine", "search:seed=5", "--engine", "greedy", "--games", "1"],
+    ["play", "--variant", "two", "--opponent", "search:seed=5"],
+    ["play", "--variant", "two", "--opponent", "search:game=x"],
+    ["play", "--variant", "two", "--opponent", "callback=x"],
 ])
 def test_argument_mistakes_exit_2_before_any_work(args, tmp_path):
     r = trigon(*args, cwd=tmp_path, input="q15,r15,p16,q16,o17,p17\nquit\n")
@@ -129,6 +134,31 @@ def test_python_m_trigon_fast_takes_the_trigon_commands():
     assert r.returncode == 2
     r = run("solve", "--time-limit", "5", "--seed", "3")
     assert r.returncode == 0 and "complete: score +80" in r.stdout, r.stdout + r.stderr
+
+
+def test_reserved_engine_options_are_named():
+    r = trigon("match", "--engine", "search:seed=5", "--engine", "greedy", "--games", "1")
+    assert r.returncode == 2 and "engine option 'seed=5' is reserved: " in r.stderr and "--seed" in r.stderr
+
+
+def test_python_m_trigon_fast_ends_quietly_when_the_reader_goes_away():
+    # `python -m trigon_fast | true`: the solution printed into a pipe nobody reads.
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # (closed first: the first write fails, whenever it comes)
+    try:
+        r = subprocess.run([sys.executable, "-m", "trigon_fast"], stdout=write_end, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert r.returncode == 1 and r.stderr == "", r.stderr
+
+
+def test_progress_bars_keep_out_of_the_way_of_a_closed_stderr():
+    # `2>&-`: sys.stderr is None, and a bar writing to it ended the command (exit 1, no output).
+    r = subprocess.run(["bash", "-c", 'exec "$@" 2>&-', "_", sys.executable, "-m", "trigon_fast.cli",
+                        "pattern", "-", "--pieces", "V,P6,F,A6", "--count"],
+                       input=HEXAGON, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "solutions: 24 (exact)" in r.stdout, r.stdout
 
 
 HEXAGON = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx\n"
@@ -156,6 +186,48 @@ def test_pattern_impossible_and_unsolvable():
     # Every cell has a piece that fits, but no cover exists: found by the search.
     r = trigon("pattern", "-", "--pieces", "I6,L6", input="xxxxxx\nxxxxxx\n")
     assert r.returncode == 0 and "\nno solution\n" in r.stdout
+
+
+def test_pattern_picture_with_a_byte_order_mark(tmp_path, monkeypatch):
+    # A BOM read as a character of the picture shifted it one column: a wrong answer, no error.
+    from trigon_fast.cli import solve_cmd
+
+    pictures = []
+    real = solve_cmd.parse_region
+    monkeypatch.setattr(solve_cmd, "parse_region", lambda text, side: pictures.append(text) or real(text, side))
+    path = tmp_path / "hexagon.txt"
+    path.write_text("\ufeff" + HEXAGON, encoding="utf-8")
+    r = run_in_process(["pattern", str(path), "--pieces", "V,P6,F,A6", "--count", "--show", "0"])
+    assert r.exit_code == 0, r.output
+    assert "solutions: 24 (exact)" in r.stdout and pictures == [HEXAGON]
+
+
+def test_pattern_without_count_or_drawing_says_whether_it_can_be_covered():
+    r = run_in_process(["pattern", "-", "--pieces", "I6,I6", "--show", "0"], input="xxxxxx\nxxxxxx\n")
+    assert r.exit_code == 0 and "a solution exists" in r.stdout, r.output
+    r = run_in_process(["pattern", "-", "--pieces", "I6,L6", "--show", "0"], input="xxxxxx\nxxxxxx\n")
+    assert r.exit_code == 0 and "\nno solution\n" in r.stdout and "a solution exists" not in r.stdout
+
+
+@pytest.mark.parametrize("picture", ["", "\n\n  \n"])
+def test_pattern_empty_picture_is_an_error(picture, tmp_path):
+    # An empty file was an empty region ("no solution", exit 0), a file of blank lines an error.
+    path = tmp_path / "empty.txt"
+    path.write_text(picture)
+    r = trigon("pattern", path)
+    assert_one_line_error(r)
+    assert r.returncode == 1 and "no filled cells" in r.stderr
+
+
+def test_pattern_interrupted_exits_130(monkeypatch):
+    import dataclasses
+
+    real = tf.PatternPuzzle.solve
+    monkeypatch.setattr(tf.PatternPuzzle, "solve",
+                        lambda self, *a, **k: dataclasses.replace(real(self, *a, **k), interrupted=True, exhausted=False))
+    r = run_in_process(["pattern", "-", "--pieces", "V,P6,F,A6", "--count", "--show", "0"], input=HEXAGON)
+    assert r.exit_code == 130, r.output
+    assert "solutions: 24 (interrupted)" in r.stdout and "interrupted: the count so far is shown" in r.output
 
 
 # -- bench, match, play: need only the core ----------------------------------------------------
@@ -198,6 +270,31 @@ def test_match_says_when_it_plays_the_alternate_rule():
     assert r.returncode == 0 and r.stdout.startswith("Blokus Trigon Two-Player: 2 games")
     r = trigon(*args, "--alternate", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["alternate_rule"] is True
+
+
+def test_match_and_play_tell_teams_and_start_rules_apart(tmp_path):
+    # Teams and four players share Pentobi's game name: the header and the JSON said the same.
+    args = ["match", "--engine", "greedy", "--engine", "random", "--games", "1", "--jobs", "1", "--max-moves", "0"]
+    r = run_in_process([*args, "--variant", "teams"])
+    assert r.exit_code == 0 and r.stdout.startswith("Blokus Trigon (teams): 1 games"), r.output
+    r = run_in_process([*args, "--variant", "four"])
+    assert r.exit_code == 0 and r.stdout.startswith("Blokus Trigon: 1 games"), r.output
+    teams, four, free = (json.loads(run_in_process([*args, *more, "--json"]).stdout) for more in (
+        ["--variant", "teams"], ["--variant", "four"], ["--variant", "two", "--pentobi-starts"]))
+    assert teams["variant"] == four["variant"] == "Blokus Trigon"
+    assert (teams["kind"], four["kind"]) == ("teams", "four_player")
+    assert (free["kind"], free["pentobi_starts"], free["start_rule"]) == ("two_player", True, "any")
+    assert four["pentobi_starts"] is False and four["alternate_rule"] is False
+    r = run_in_process([*args, "--variant", "two", "--pentobi-starts", "--alternate"])
+    assert r.stdout.startswith("Blokus Trigon Two-Player (alternate rule, free start cells): 1 games")
+    r = run_in_process(["play", "--variant", "teams", "--opponent", "greedy", "--max-moves", "0"], input="")
+    assert r.stdout.startswith("Blokus Trigon (teams): you play blue, red,"), r.output
+    rec = tmp_path / "t.blksgf"
+    rec.write_text(tf.Game(tf.Variant.TEAMS, [m for _, m in tf.random_game(tf.Variant.TEAMS, seed=1).history[:3]])
+                   .to_blksgf())
+    for more in (["--move", "1"], []):  # (one position; every move of the game)
+        report = json.loads(run_in_process(["analyse", str(rec), "--json", "--simulations", "5", *more]).stdout)
+        assert (report["variant"], report["kind"]) == ("Blokus Trigon", "teams")
 
 
 def test_wilson_interval():
@@ -512,6 +609,16 @@ def test_exact_no_not_proven_and_colours(tmp_path):
     for bad in (["--colours", "green"], ["--colours", "none"], ["--move", "10"]):
         r = run_in_process(["exact", str(tmp_path / "t.blksgf"), *bad])
         assert r.exit_code == 2, (bad, r.output)
+
+
+def test_exact_says_which_limit_ended_it(tmp_path):
+    # "not proven in 10 s or 100 nodes" after 0.002 s: the node limit ended it, and it can say so.
+    rec = tmp_path / "g.blksgf"
+    rec.write_text(greedy_game(tf.Variant.FOUR_PLAYER, keep=40).to_blksgf())
+    for more in ([], ["--exhaustive"]):
+        r = run_in_process(["exact", str(rec), "--node-limit", "100", "--time-limit", "60", *more])
+        assert r.exit_code == 0, r.output
+        assert "not proven within 100 nodes (" in r.stdout and " s or " not in r.stdout, r.stdout
 
 
 def test_setup_placements_are_not_moves(tmp_path):

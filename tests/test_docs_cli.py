@@ -56,3 +56,10 @@ def test_doc_examples_run(tmp_path):
             # `hint` lines come from the search (they change with its tuning); core counts vary.
             if line != "..." and "in parallel" not in line and not line.startswith("hint ("):
                 assert line in got, (command, line)
+
+
+def test_the_page_claims_no_fallback_for_a_missing_search():
+    # The search is part of the core module: there is no "not installed" case to describe
+    # (the page said the engine then played largest piece first, and bench left figures out).
+    text = DOC.read_text()
+    assert not re.search(r"search\s+is\s+(not\s+)?installed", text), "a fallback the code does not have"

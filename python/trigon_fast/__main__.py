@@ -3,6 +3,7 @@ scores. With arguments it is the ``trigon`` command (``python -m trigon_fast --h
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -16,9 +17,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return trigon(args, prog_name="python -m trigon_fast")
     sol = tf.solve_solo(seed=0)
-    print(sol.game)
-    print(f"complete: {sol.complete}  scores: {dict((c.name.lower(), s) for c, s in sol.scores.items())}"
-          f"  total: {sum(sol.scores.values())}")
+    try:
+        print(sol.game)
+        print(f"complete: {sol.complete}  scores: {dict((c.name.lower(), s) for c, s in sol.scores.items())}"
+              f"  total: {sum(sol.scores.values())}", flush=True)
+    except BrokenPipeError:
+        # The reader went away (`python -m trigon_fast | head`): end quietly with status 1, as
+        # click ends the trigon commands; stdout points at devnull so the flush at exit is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -14,7 +14,7 @@ from ..game import Game
 from ..move import Move
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, colour_name, game_at, interrupted_exit,
-                     progress, read_game, read_position, write_picture)
+                     progress, read_game, read_position, variant_json, write_picture)
 from .group import main
 
 
@@ -77,7 +77,7 @@ def analyse_cmd(record: str, move_number: Optional[int], as_json: bool, plot_pat
             raise click.ClickException(f"the game is over after move {move_number}: nothing to analyse")
         a = analyse(g)
         report: Dict[str, Any] = {
-            "move_number": move_number, "to_move": colour_name(int(g._turn_now())),
+            **variant_json(g.variant), "move_number": move_number, "to_move": colour_name(int(g._turn_now())),
             "best": str(a.best_move), "interrupted": bool(a.interrupted),
             "values": {colour_name(c): _json_num(a.value[int(c)]) for c in g.variant.colours},
             "moves": _top_moves(a, 10)}
@@ -128,7 +128,7 @@ def analyse_cmd(record: str, move_number: Optional[int], as_json: bool, plot_pat
         rows.append({"number": k + 1, "colour": colour_name(c), "played": str(move), "piece": move.piece,
                      "best": str(a.best_move), "value_before": _json_num(before),
                      "value_after": _json_num(after_v), "mistake": is_mistake})
-    report = {"variant": game.variant.name, "moves": rows,
+    report = {**variant_json(game.variant), "moves": rows,
               "scores": {colour_name(c): s for c, s in game.scores().items()}, "interrupted": interrupted}
     if as_json:
         click.echo(json.dumps(report, indent=2))

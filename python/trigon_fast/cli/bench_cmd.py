@@ -49,6 +49,8 @@ def bench_cmd(games: int, simulations: int, as_json: bool) -> None:
     rows.append(("playout_moves_per_s", st["moves"] / max(st["seconds"], 1e-12), "/s"))
     for threads in (1, 2):
         a = search.analyse(Game(), simulations=simulations, threads=threads, seed=1)
+        if a.interrupted:  # Ctrl-C stopped the search short: its rate would be a wrong figure
+            raise KeyboardInterrupt
         rows.append((f"search_sims_per_s_{threads}t", a.simulations_per_second, "/s"))
     if as_json:
         click.echo(json.dumps({name: round(v, 6) for name, v, _ in rows}, indent=2))

@@ -128,6 +128,19 @@ def game_at(game: Game, move_number: Optional[int]) -> Game:
     return g
 
 
+def save_record(game: Game, path: str) -> None:
+    """Write a game's record whole or not at all: a Ctrl-C while writing (a second one, after
+    the Ctrl-C that ended the game) leaves no half file."""
+    text = game.to_blksgf()
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except BaseException:
+        if os.path.exists(path):
+            os.remove(path)
+        raise
+
+
 def write_picture(svg: str, path: str) -> None:
     if path.lower().endswith(".png"):
         render.write_png(svg, path)
@@ -142,6 +155,8 @@ def progress(**kw: Any) -> Any:
     kw.setdefault("leave", False)
     kw.setdefault("dynamic_ncols", True)
     kw.setdefault("disable", None)  # tqdm's own rule: off when stderr is not a terminal
+    if kw["file"] is None:  # stderr closed (`2>&-`): tqdm would write to None and end the command
+        kw["disable"] = True
     return tqdm(**kw)
 
 
@@ -181,6 +196,22 @@ def player_name(variant: Variant, i: int) -> str:
     return "+".join(colour_name(c) for c in variant.players[i])
 
 
+def variant_title(variant: Variant) -> str:
+    """The game's name with what it leaves unsaid: four players, teams and solo share one name
+    (Pentobi's), and neither the alternate rule nor Pentobi's free starts are in it."""
+    notes = [{"teams": "teams", "solo": "solo"}.get(variant.kind, "")]
+    notes += ["alternate rule" if variant.alternate_rule else "", "free start cells" if variant.pentobi_compatible else ""]
+    notes = [n for n in notes if n]
+    return variant.name + (f" ({', '.join(notes)})" if notes else "")
+
+
+def variant_json(variant: Variant) -> Dict[str, Any]:
+    """The variant for --json: the name (as before), and the kind and rules that tell apart
+    games of one name."""
+    return {"variant": variant.name, "kind": variant.kind, "alternate_rule": variant.alternate_rule,
+            "pentobi_starts": variant.pentobi_compatible, "start_rule": variant.start_rule.name.lower()}
+
+
 # -- engines: the search, and two simple built-in ones ----------------------------------------
 def _option_value(text: str) -> Any:
     t = text.strip()
@@ -194,6 +225,17 @@ def _option_value(text: str) -> Any:
         except ValueError:
             pass
     return t
+
+
+# Arguments of the search call that the command sets itself (or that only Python can give):
+# passed on as knobs they clashed with its own (a TypeError and a traceback).
+_RESERVED_OPTIONS = {
+    "seed": "the seed of each search comes from the command's --seed (each game and move its own)",
+    "game": "the game is the one being played, not an option",
+    "callback": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
+    "callback_every": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
+    "callback_simulations": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
+}
 
 
 class Engine:
@@ -217,6 +259,8 @@ class Engine:
             key = {"sims": "simulations", "t": "time", "strength": "level"}.get(key.strip(), key.strip())
             if not eq or not re.fullmatch(r"[a-z_]+", key):
                 raise click.BadParameter(f"engine option {item!r}: write key=value, e.g. level=3, simulations=500, time=0.5")
+            if key in _RESERVED_OPTIONS:
+                raise click.BadParameter(f"engine option {item!r} is reserved: {_RESERVED_OPTIONS[key]}")
             v = _option_value(value)
             if key in ("level", "simulations", "threads", "time") and (
                     isinstance(v, bool) or not isinstance(v, (int, float)) or (key != "time" and not isinstance(v, int))):

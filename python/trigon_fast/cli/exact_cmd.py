@@ -29,6 +29,21 @@ def _answer_word(r: exact.PlaceAllResult) -> str:
     return {True: "yes", False: "no", None: "not proven"}[r.answer]
 
 
+def _limit_reached(r: exact.PlaceAllResult, time_limit: float, node_limit: int, exhaustive: bool) -> str:
+    """Which limit ended an unproven question, as far as the result tells: the exhaustive search
+    alone stops one node past its limit; with the guided search (whose nodes count too) a run
+    that ended well before its time ran out was ended by the node limit."""
+    if not node_limit:
+        return f"in {time_limit:g} s"
+    by_time = r.seconds >= 0.9 * time_limit
+    by_nodes = r.nodes > node_limit if exhaustive else not by_time
+    if by_nodes and not by_time:
+        return f"within {node_limit:,} nodes"
+    if by_time and not by_nodes:
+        return f"in {time_limit:g} s"
+    return f"in {time_limit:g} s or {node_limit:,} nodes"
+
+
 @main.command("exact", short_help="Exact endgame answers: can every piece left be placed?")
 @click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=int, help="The position after this many moves (default: the end).")
@@ -105,8 +120,7 @@ def exact_cmd(record: str, move_number: Optional[int], colours: str, with_max: b
         elif r.answer is False:
             click.echo(f"no: proven by exhaustive search ({effort})")
         else:
-            why = "(interrupted)" if r.interrupted else \
-                f"in {time_limit:g} s" if not node_limit else f"in {time_limit:g} s or {node_limit:,} nodes"
+            why = "(interrupted)" if r.interrupted else _limit_reached(r, time_limit, node_limit, exhaustive)
             best = "" if r.best_triangles is None else \
                 f": the best layout found places {r.best_triangles} of {r.target_triangles} triangles"
             click.echo(f"not proven {why}{best} ({effort})")

@@ -14,7 +14,7 @@ import click
 
 from ..game import Game
 from ..variants import Variant
-from .common import Engine, parse_variant, progress
+from .common import Engine, parse_variant, progress, variant_json, variant_title
 from .group import main
 
 
@@ -115,12 +115,11 @@ def match_cmd(engines: Tuple[str, ...], games: int, variant: str, alternate: boo
                       "win_rate": round(wins / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)],
                       "avg_score": round(score_sum / seats, 2) if seats else None})
     if as_json:
-        click.echo(json.dumps({"variant": v.name, "alternate_rule": v.alternate_rule, "games": games,
-                               "results": table}, indent=2))
+        click.echo(json.dumps({**variant_json(v), "games": games, "results": table}, indent=2))
         return
     width = max(len("engine"), *(len(r["engine"]) for r in table))
-    # The game's name alone does not say the rule (as trigon play's first line does).
-    click.echo(f"{v.name}{' (alternate rule)' if v.alternate_rule else ''}: {games} games, {jobs} in parallel")
+    # The game's name alone says neither teams nor the rules (as trigon play's first line does).
+    click.echo(f"{variant_title(v)}: {games} games, {jobs} in parallel")
     click.echo(f"{'engine':{width}s}  games   wins  win rate  95% interval   avg score")
     for r in table:
         click.echo(f"{r['engine']:{width}s}  {r['games']:5d}  {r['wins']:5.1f}  {100 * r['win_rate']:7.1f}%  "

@@ -13,7 +13,8 @@ from ..errors import InvalidMoveError, TrigonError
 from ..game import Game
 from ..move import PIECE_NAMES, Move, _anchor_table, board, piece_index
 from .common import (Engine, OutputFile, colour_name, parse_colours,
-                     parse_variant, player_name, scores_lines, write_picture)
+                     interrupted_exit, parse_variant, player_name, save_record, scores_lines, variant_title,
+                     write_picture)
 from .group import main, one_line
 
 _PLAY_HELP = """\
@@ -63,10 +64,32 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
     rng = random.Random(seed)
     game = Game(v)
     humans = [c for c in v.colours if int(c) not in computer]
-    click.echo(f"{v.name}{' (alternate rule)' if alternate else ''}: "
+    click.echo(f"{variant_title(v)}: "
                f"you play {', '.join(colour_name(c) for c in humans) or 'nothing'}, "
                f"engine '{engine}' plays {', '.join(colour_name(c) for c in computer) or 'nothing'}. "
                f"Type help for commands.")
+    try:
+        _play_loop(game, engine, rng, computer, max_moves)
+    except KeyboardInterrupt:
+        if not save_path:
+            raise
+        # Ctrl-C (an engine v engine game, most often): keep what was played, as --save promises
+        save_record(game, save_path)
+        click.echo(f"saved {save_path}")
+        interrupted_exit(f"the game so far ({len(game.history)} placements) is saved")
+    if game.is_over:
+        click.echo(str(game))
+        winners = [player_name(v, i) for i in game.winners()]
+        click.echo("game over: " + ("draw between " if len(winners) > 1 else "winner ") + ", ".join(winners))
+        for line in scores_lines(game):
+            click.echo(line)
+    if save_path:
+        save_record(game, save_path)
+        click.echo(f"saved {save_path}")
+
+
+def _play_loop(game: Game, engine: Engine, rng: random.Random, computer: Sequence[int], max_moves: Optional[int]) -> None:
+    """The moves until the game ends, the input ends or the player quits."""
     shown = -1
     while not game.is_over and (max_moves is None or len(game.history) < max_moves):
         c = int(game._turn_now())
@@ -87,15 +110,6 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
             click.echo(line.rstrip("\n"))  # piped input: echo it so the transcript reads as a dialogue
         if not _play_command(game, line.strip(), engine, rng, computer):
             break
-    if game.is_over:
-        click.echo(str(game))
-        winners = [player_name(v, i) for i in game.winners()]
-        click.echo("game over: " + ("draw between " if len(winners) > 1 else "winner ") + ", ".join(winners))
-        for line in scores_lines(game):
-            click.echo(line)
-    if save_path:
-        game.to_blksgf(save_path)
-        click.echo(f"saved {save_path}")
 
 
 def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, computer: Sequence[int]) -> bool:

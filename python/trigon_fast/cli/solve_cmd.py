@@ -11,7 +11,7 @@ import click
 from .. import _args, render, solver
 from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, board, piece_index
-from ..pattern import PatternPuzzle
+from ..pattern import PatternPuzzle, parse_region
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, interrupted_exit, parse_colours,
                      progress, scores_lines, time_bar, write_picture)
@@ -146,7 +146,8 @@ def _save(game: Game, path: str) -> None:
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
-@click.argument("picture", type=click.File("r"))
+# utf-8-sig: a byte-order mark some editors write first is not part of the picture
+@click.argument("picture", type=click.File("r", encoding="utf-8-sig"))
 @click.option("--pieces", default=None,
               help="Comma-separated piece names, repeats allowed (default: one colour's 22 pieces).")
 @click.option("--count", "count_all", is_flag=True, help="Count every solution (exact unless the time limit ends it).")
@@ -177,7 +178,9 @@ def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique:
                 piece_index(n)
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--pieces") from None
-    puzzle = PatternPuzzle(picture.read(), pieces=names, side=int(side))
+    # Read as a picture whatever it holds: an empty file is "no filled cells" as a blank one is
+    # (PatternPuzzle would take "" as an empty list of cells).
+    puzzle = PatternPuzzle(parse_region(picture.read(), int(side)), pieces=names, side=int(side))
     counting = count_all or unique
     with time_bar("searching", time_limit, lambda p: f"{p.nodes:,} nodes, {p.solutions:,} solutions") as report:
         r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
@@ -196,5 +199,10 @@ def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique:
         exact = "exact" if r.exhausted else ("interrupted" if r.interrupted else "time limit reached, at least")
         click.echo(f"{what}: {r.count:,} ({exact})")
     elif not r.solutions:
-        click.echo("no solution" if r.exhausted else "no solution found within the time limit")
+        click.echo("no solution" if r.exhausted else
+                   "no solution found (interrupted)" if r.interrupted else "no solution found within the time limit")
+    elif show == 0:  # no drawing says it: the answer in words
+        click.echo("a solution exists (--show 1 draws it)")
     click.echo(f"{r.nodes:,} nodes, {r.seconds:.3f} s")
+    if r.interrupted:
+        interrupted_exit(f"the {'count' if counting else 'search'} so far is shown")
