@@ -632,6 +632,9 @@ def test_the_readme_session_is_part_of_the_real_one():
     readme = _doc_block((root / "README.md").read_text(), "## Backend for other programs")
     session = _doc_block((root / "docs" / "gtp.md").read_text(), "### Example session")
     assert readme.strip() and readme.strip() in session
+    # (and it names the options that make it repeatable: without a seed the moves vary)
+    text = (root / "README.md").read_text()
+    assert "trigon-gtp --seed 7 --level 1 --quiet" in text[text.index("## Backend for other programs"):]
 
 
 @pytest.mark.parametrize("names", [("1", "2", "3", "4"), ("blue", "yellow", "red", "green"),
