@@ -226,3 +226,56 @@ def test_svg_labels_with_characters_xml_forbids_still_parse():
     svg = render.game_svg(tf.Game(), labels={"r15": "\x01<&>\x1f"})
     xml.dom.minidom.parseString(svg)
     assert "\ufffd" in svg and "&lt;&amp;&gt;" in svg
+
+
+# -- a third look: solvers and batches ------------------------------------------------------------
+
+def test_a_side_8_pattern_result_draws_its_region_on_its_board():
+    hexagon = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+    r = tf.solve_pattern(hexagon, ["V", "P6", "F", "I6"], side=8)  # no solution: nothing to take the side from
+    assert r.side == 8 and not r.solutions
+    assert tf.parse_region(r.diagram().replace(".", "x"), side=8) == tf.parse_region(hexagon, side=8)
+
+
+@pytest.mark.parametrize("region, error", [(b"xx", "not bytes"), (bytearray(b"ab"), "not bytearray")])
+def test_bytes_are_not_a_region(region, error):
+    with pytest.raises(tf.SolverError, match=error):
+        tf.solve_pattern(region, ["2"])
+
+
+def test_a_list_of_cells_may_end_with_a_newline():
+    assert tf.solve_pattern("r15, r14\n", ["2"]).region == tf.solve_pattern("r15,r14", ["2"]).region
+
+
+@pytest.mark.parametrize("cells", [5, "r15"])
+def test_start_cells_that_are_not_a_list_name_the_option(cells):
+    with pytest.raises(tf.SolverError, match="start_cells"):
+        tf.solve_solo(start_cells=cells, time_limit=1)
+
+
+def test_solve_seeds_takes_a_game_and_checks_its_options_at_the_call(tmp_path):
+    from trigon_fast import batch
+
+    g = tf.Game("solo")
+    g.play("r15")
+    summary = batch.solve_seeds([1, 2], tmp_path / "a.jsonl", game=g, time_limit=10, progress=False)
+    assert summary.results == 2 and not summary.failed
+    for row in batch.read_results(tmp_path / "a.jsonl"):
+        replay = tf.Game.from_blksgf(row["record"])  # (a line replays alone: variant and start too)
+        assert replay.history[:1] == g.history and replay.is_over
+        assert [str(m) for _, m in replay.history[1:]] == row["moves"]  # (the solver's moves)
+    for options in (dict(count=0), dict(start_cells={"blue": "r14"}), dict(game=tf.Game(), variant="solo"),
+                    dict(colours=[]), dict(triangle_last="yes")):
+        with pytest.raises(batch.BatchError):
+            batch.solve_seeds([1], tmp_path / "b.jsonl", progress=False, **options)
+    assert not (tmp_path / "b.jsonl").exists()
+
+
+def test_seeds_past_the_largest_are_refused_not_wrapped():
+    from trigon_fast import batch
+
+    assert batch.play_games(games=1, seed=2**64 - 1).seed == 2**64 - 1
+    with pytest.raises(batch.BatchError, match="past the largest seed"):
+        batch.play_games(games=2, seed=2**64 - 1)
+    with pytest.raises(batch.BatchError, match="past the largest seed"):
+        batch.self_play(games=3, seed=2**64 - 2, path="never-written.jsonl", progress=False)

@@ -289,6 +289,7 @@ def test_callback_sees_progress_and_can_stop():
     sol = tf.solve_solo(game=game, seed=0, time_limit=20, callback=cb)
     assert len(seen) == 2 and seen[1].nodes >= seen[0].nodes > 0
     assert sol.stats.seconds < 10 and not sol.complete
+    assert sol.interrupted  # (stopped by its caller: not a search that ran out of time)
 
 
 def test_ctrl_c_returns_best_so_far():

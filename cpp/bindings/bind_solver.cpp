@@ -397,7 +397,10 @@ void bind_solver(py::module_& m) {
                         }
                         throw;
                     }
-                    if (!go_on) search.stop();
+                    if (!go_on) {  // (stopped by its caller, as by Ctrl-C: the result says so)
+                        interrupted = true;
+                        search.stop();
+                    }
                 }
             }
             {

@@ -119,6 +119,15 @@ class GameBatch:
         return np.stack([self.scores[:, [int(c) for c in cs]].sum(axis=1) for cs in self.variant.players], axis=1)
 
 
+def _seeds_from(seed: object, games: int) -> int:
+    """The first seed of ``games`` games seeded ``seed + i``: all of them seeds (they would wrap
+    around to 0 in the core, repeating other runs' games)."""
+    seed = _args.seed(seed, BatchError)
+    if games and seed + games - 1 > _args.SEED_MAX:
+        raise BatchError(f"seeds {seed}..{seed + games - 1} go past the largest seed, 2**64 - 1")
+    return seed
+
+
 def play_games(variant: Optional[VariantLike] = None, games: int = 1000, seed: int = 0, policy: str = "random",
                threads: int = 0, observations: bool = False, level: int = 1,
                start: Optional[Game] = None) -> GameBatch:
@@ -135,7 +144,7 @@ def play_games(variant: Optional[VariantLike] = None, games: int = 1000, seed: i
     if policy not in POLICIES:
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
-    seed = _args.seed(seed, BatchError)
+    seed = _seeds_from(seed, games)
     threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
     level = _args.integer("level", level, 1, 9, BatchError)
     variant = _start_variant(variant, start, BatchError)
@@ -327,7 +336,7 @@ def self_play(variant: VariantLike = Variant.FOUR_PLAYER, games: int = 1000, pat
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
     games_per_task = _args.integer("games_per_task", games_per_task, 1, _args.MAX_COUNT, BatchError)
     threads_per_task = _args.integer("threads_per_task", threads_per_task, 0, 1024, BatchError)
-    seed = _args.seed(seed, BatchError)
+    seed = _seeds_from(seed, games)
     level = _args.integer("level", level, 1, 9, BatchError)
     if blksgf_dir is not None:
         os.makedirs(blksgf_dir, exist_ok=True)
@@ -412,7 +421,7 @@ def analyse(sources: Iterable[PathLike], path: PathLike = "analysis.jsonl", *,
     return _run(tasks, path, executor, progress, "analysis", resume)
 
 
-def _solve_task(variant: Variant, seed: int, time_limit: float, options: dict) -> List[dict]:
+def _solve_task(variant: Optional[Variant], seed: int, time_limit: float, options: dict) -> List[dict]:
     from . import solver
 
     found = solver.solve_solo(variant, seed=seed, time_limit=time_limit, threads=1, **options)
@@ -428,6 +437,7 @@ def _solve_task(variant: Variant, seed: int, time_limit: float, options: dict) -
         "colours": [int(c) for c, _ in sol.moves],
         "nodes": int(sol.stats.nodes),
         "seconds": float(sol.stats.seconds),
+        "record": sol.to_blksgf(),  # (the variant and a start position too: the line replays alone)
     } for k, sol in enumerate(sols)]
 
 
@@ -437,8 +447,10 @@ def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant:
     """Runs the solo solver once per seed (one task each, one thread each) and writes one JSON
     line per seed: ``complete``, ``total_score``, ``moves``, ``nodes``, ``seconds``, and
     ``solution`` (0; with ``count=N`` among the ``solver_options``, a line for each distinct layout
-    found, numbered from 0). ``solver_options`` go to ``solve_solo``."""
-    v = as_variant(variant, BatchError) if variant is not None else Variant.SOLO  # here, not in every task
+    found, numbered from 0), and ``record``, the solution's blksgf record (its variant and start
+    position with it). ``solver_options`` go to ``solve_solo``; they are checked here, not in
+    every task."""
+    v = as_variant(variant, BatchError) if variant is not None else None  # (None: solo, or the game's)
     time_limit = _args.seconds("time_limit", time_limit, BatchError)
     from . import solver
 
@@ -446,6 +458,10 @@ def solve_seeds(seeds: Iterable[int], path: PathLike = "solo.jsonl", *, variant:
     for name in solver_options:  # a misspelt option fails here, not in every task
         if name not in known:
             raise BatchError(f"unknown solver option {name!r}; solve_seeds passes {', '.join(sorted(known))}")
+    try:
+        solver._check_options(v, **solver_options)
+    except TrigonError as e:
+        raise BatchError(str(e)) from None
     tasks = [(tid, _solve_task, (v, _args.seed(s, BatchError), time_limit, dict(solver_options)), 1)
              for tid, s in enumerate(seeds)]
     return _run(tasks, path, executor, progress, "solver seeds", resume)

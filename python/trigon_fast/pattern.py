@@ -86,6 +86,7 @@ class PatternResult:
     region: List[int] = field(default_factory=list)
     method: str = "frontier"  # the search that ran: "frontier" or "mrv"
     capped: bool = False  # the count reached the core's cap, 2**63 - 1: there are at least that many
+    side: int = 9  # the board the region's cells are on (9 or 8)
 
     @property
     def solvable(self) -> Optional[bool]:
@@ -117,7 +118,7 @@ class PatternResult:
             index = _args.integer(f"a solution index (of {n} kept)", index, -n, n - 1, SolutionIndexError)
         else:
             index = _args.integer("a solution index", index, -2**31, 2**31, SolutionIndexError)
-        side = self.solutions[0][0].side if self.solutions and self.solutions[0] else 9
+        side = self.side
         b = board(side)
         mark = {c: "." for c in self.region}
         if self.solutions:
@@ -185,12 +186,13 @@ def _region_cells(region: Region, side: int) -> List[int]:
         if min(region) >= 0 and max(region) < b.num_cells and len(set(region)) == len(region):
             return list(region)
     if isinstance(region, str):
-        # One line that names a cell ("x11", "o5") is that cell, not a picture of one triangle.
-        if "\n" in region or any(ch in _FILLED for ch in region) and "," not in region \
+        # One line that names a cell ("x11", "o5") is that cell, not a picture of one triangle;
+        # a list of cells may end with a newline ("a9,b9\n", read from a file).
+        if "\n" in region.strip("\r\n") or any(ch in _FILLED for ch in region) and "," not in region \
                 and cell_of_name(b, region) < 0:
             return parse_region(region, side)
         region = [s.strip() for s in region.split(",") if s.strip()]
-    if not isinstance(region, abc.Iterable):
+    if not isinstance(region, abc.Iterable) or isinstance(region, (bytes, bytearray)):  # (bytes: small ints)
         raise SolverError(f"a region is a text picture or a list of cells, not {type(region).__name__}")
     cells = []
     for c in region:
@@ -280,7 +282,7 @@ def _result(out: dict, cells: List[int], side: int, ctrl_c: Optional[List[bool]]
     return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
                          impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
                          symmetries=out["symmetries"], interrupted=bool(out["interrupted"]) or bool(ctrl_c), region=cells,
-                         method=out["method"], capped=out["count"] >= _COUNT_CAP)
+                         method=out["method"], capped=out["count"] >= _COUNT_CAP, side=side)
 
 
 class PatternPuzzle:

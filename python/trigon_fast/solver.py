@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import itertools
 import os
@@ -152,6 +153,22 @@ def _fixed_start_cells(base: Game, start_cells: Optional[StartCells]) -> List[in
     return fixed
 
 
+def _check_options(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False,
+                   colours: Optional[Colours] = None, start_cells: Optional[StartCells] = None,
+                   game: Optional[Game] = None, count: int = 1, triangle_last: bool = True, restart_nodes: int = 0,
+                   callback: object = None) -> Tuple[Game, List[int], int, bool, int]:
+    """solve_solo's options other than its limits and seed, checked without searching (also for
+    batch.solve_seeds, before its tasks): the start game, the fixed start cells, ``count``,
+    ``triangle_last`` and ``restart_nodes``."""
+    base = _start_game(variant, alternate_rule, colours, game)
+    count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
+    triangle_last = _args.flag("triangle_last", triangle_last, SolverError)
+    restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
+    if callback is not None and not callable(callback):
+        raise SolverError(f"callback must be callable, not {callback!r}")
+    return base, _fixed_start_cells(base, start_cells), count, triangle_last, restart_nodes
+
+
 def _cell_index(board: "_core.Board", cell: CellLike) -> int:
     if isinstance(cell, str):
         idx = cell_of_name(board, cell)
@@ -176,6 +193,9 @@ def _resolve_start_cells(board: "_core.Board", colours: Sequence[Colour],
     if isinstance(start_cells, Mapping):
         items = [(_parse_colour(c), cell) for c, cell in start_cells.items()]
     else:
+        if isinstance(start_cells, str) or not isinstance(start_cells, collections.abc.Iterable):  # ("r15": one cell)
+            raise SolverError("start_cells is a list of one cell (or None) per colour in play, or a mapping "
+                              f"colour -> cell, not {start_cells!r}")
         cells = list(start_cells)
         if len(cells) != len(colours):
             raise SolverError(f"start_cells needs one cell (or None) per colour in play ({len(colours)})")
@@ -288,22 +308,21 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     empty taken out, and a short exhaustive search placing every piece left from there: dense
     endgames the restarts leave a piece or two short). ``threads`` race different seeds;
     with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
-    four times a second; returning ``False`` (numpy's too) stops the search. Ctrl-C also stops it
-    and returns the best found so far (``interrupted`` set), also when it lands in the callback.
+    four times a second; returning ``False`` (numpy's too) stops the search. Ctrl-C also stops it;
+    either way it returns the best found so far with ``interrupted`` set (also when the Ctrl-C
+    lands in the callback).
 
     Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
     ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
     to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
     (as many as were found in time; the best partial one when none).
     """
-    base = _start_game(variant, alternate_rule, colours, game)
+    base, fixed, count, triangle_last, restart_nodes = _check_options(
+        variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game, count=count,
+        triangle_last=triangle_last, restart_nodes=restart_nodes)
     _check_seconds(time_limit)
     threads = _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
-    count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     seed = _args.seed(seed, SolverError)
-    restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
-    triangle_last = _args.flag("triangle_last", triangle_last, SolverError)
-    fixed = _fixed_start_cells(base, start_cells)
 
     ctrl_c: List[bool] = []
     cb = _args.progress_callback(callback, _stats, ctrl_c, SolverError)  # (SolveStats; only False stops it)

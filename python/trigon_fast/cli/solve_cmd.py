@@ -9,12 +9,11 @@ from typing import Dict, List, Optional, TextIO
 import click
 
 from .. import _args, render, solver
-from ..game import Game
 from ..move import PIECE_NAMES, PIECE_SIZES, board, piece_index
 from ..pattern import PatternPuzzle, parse_region
 from ..variants import Variant
 from .common import (FiniteRange, OutputFile, interrupted_exit, parse_colours,
-                     progress, scores_lines, time_bar, write_picture)
+                     progress, save_record, scores_lines, time_bar, write_picture)
 from .group import main
 
 
@@ -114,7 +113,7 @@ def _solve_many(variant: Variant, starts: Optional[Dict[int, str]], count: int, 
         try:
             for sol in solutions:
                 if out_dir:
-                    _save(sol.game, os.path.join(out_dir, f"solution-{len(found) + 1:04d}.blksgf"))
+                    save_record(sol.game, os.path.join(out_dir, f"solution-{len(found) + 1:04d}.blksgf"))
                 found.append(sol)
                 bar.update(1)
                 if len(found) >= count:
@@ -131,18 +130,6 @@ def _solve_many(variant: Variant, starts: Optional[Dict[int, str]], count: int, 
         click.echo(f"wrote {os.path.join(out_dir, 'solution-0001.blksgf')}{last}")
     if interrupted or solutions.interrupted:
         interrupted_exit(f"{len(found)} of {count} solutions found")
-
-
-def _save(game: Game, path: str) -> None:
-    """Write a record whole or not at all: Ctrl-C while writing leaves no half file."""
-    text = game.to_blksgf()
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except BaseException:
-        if os.path.exists(path):
-            os.remove(path)
-        raise
 
 
 @main.command("pattern", short_help="Cover a region exactly with pieces (pattern puzzles).")
