@@ -484,7 +484,7 @@ def test_solve_many(tmp_path):
 def test_solve_many_ctrl_c_while_saving_keeps_the_solutions_saved(tmp_path, monkeypatch):
     # Ctrl-C landing in the CLI's own loop (writing the third record), not in the solver: the two
     # records written stay, the third is not left half written, and the summary says so (exit 130).
-    from trigon_fast.cli import solve_cmd
+    from trigon_fast.cli import common
 
     out = tmp_path / "sols"
     real_open, writes = open, []
@@ -499,7 +499,7 @@ def test_solve_many_ctrl_c_while_saving_keeps_the_solutions_saved(tmp_path, monk
                 raise KeyboardInterrupt
         return f
 
-    monkeypatch.setattr(solve_cmd, "open", open_then_interrupt, raising=False)
+    monkeypatch.setattr(common, "open", open_then_interrupt, raising=False)  # (save_record writes them)
     r = run_in_process(["solve", "--count", "5", "--out-dir", str(out), "--time-limit", "20"])
     assert r.exit_code == 130, r.output
     assert re.search(r"^2 distinct solutions of 5 in", r.stdout, re.M), r.output
