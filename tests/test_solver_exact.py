@@ -1249,3 +1249,68 @@ def test_pattern_callback_errors_stops_and_quick_puzzles():
     hexagon = tf.solve_pattern("  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx", pieces="V,P6,F,A6", all_solutions=True,
                                callback=lambda p: calls.append(p) or False)
     assert hexagon.count == 24 and hexagon.exhausted and not hexagon.interrupted and not calls
+
+
+# -- counting classes (unique=True) by the covers each symmetry fixes -----------------------------
+
+SIDE_TWO_HEXAGON = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+
+
+@pytest.mark.parametrize("picture,pieces", [
+    (SIDE_TWO_HEXAGON, {"2": 12}),          # lozenge tilings: many of them symmetric
+    (SIDE_TWO_HEXAGON, {"2": 9, "1": 0, "C4": 0, "I3": 2}),
+    ("xxxxxxxxx\nxxxxxxxxx", {"2": 9}),
+    ("xxxxxxxxx\nxxxxxxxxx", {"2": 5, "I4": 2}),
+])
+def test_class_counts_and_listed_classes_match_brute_force(picture, pieces):
+    # The classes counted are the symmetries' fixed covers summed over their number (Burnside);
+    # the covers listed are one of each class. Both against the brute force's own classes.
+    board = tf.board(9)
+    region = tf.parse_region(picture)
+    counts = [0] * 22
+    for name, n in pieces.items():
+        counts[tf.PIECE_NAMES.index(name)] = n
+    expected = brute_force_solutions(region, counts, board)
+    classes, nsym = symmetry_classes(expected, region, board)
+    assert nsym > 1 and len(classes) < len(expected)  # (symmetric covers: the sum needs them)
+
+    def class_of(solution):
+        return symmetry_classes([[(m.piece_index, frozenset(m.cell_indices)) for m in solution]], region, board)[0]
+
+    for method in ("auto", "mrv", "frontier"):
+        for threads in (1, 2):
+            u = tf.solve_pattern(region, pieces=pieces, all_solutions=True, unique=True, method=method,
+                                 threads=threads)
+            assert u.exhausted and u.count == len(classes) and u.symmetries == nsym, (method, threads)
+            assert set().union(*(class_of(s) for s in u.solutions)) == classes
+        few = tf.solve_pattern(region, pieces=pieces, all_solutions=True, unique=True, max_solutions=2, method=method)
+        assert few.count == len(classes) and len(few.solutions) == 2
+        assert len(set().union(*(class_of(s) for s in few.solutions))) == 2
+
+
+def test_class_counts_cost_about_what_plain_counts_do():
+    # 92,672 covers of a strip, 23,168 classes: listing every cover to keep one per class took
+    # 130 times the plain count's time; the covers each symmetry fixes are few (node counts, not
+    # seconds: the same on every machine).
+    strip = "\n".join("x" * 19 for _ in range(2))
+    pieces = ["I5", "L5", "C5", "P5", "I4", "C4", "A4", "I3", "2", "1"]
+    plain = tf.solve_pattern(strip, pieces=pieces, all_solutions=True, max_solutions=0)
+    u = tf.solve_pattern(strip, pieces=pieces, all_solutions=True, unique=True, max_solutions=0)
+    assert (plain.count, u.count, u.symmetries) == (92672, 23168, 4)
+    assert u.nodes < 3 * plain.nodes
+
+
+def test_a_class_count_stopped_early_is_a_lower_bound_and_reports_classes():
+    seen = []
+
+    def cb(p):
+        seen.append(p)
+        return len(seen) < 3
+
+    r = tf.solve_pattern(LONG_COUNT, all_solutions=True, unique=True, max_solutions=0, time_limit=30, callback=cb)
+    assert r.interrupted and not r.exhausted and r.symmetries == 2
+    assert 0 < seen[0].nodes <= seen[2].nodes <= r.nodes
+    assert seen[2].solutions <= r.count  # (classes so far: at least the covers counted over 2)
+    plain = tf.solve_pattern(LONG_COUNT, all_solutions=True, max_solutions=0, time_limit=30,
+                             callback=lambda p: len(seen) < 0)
+    assert plain.interrupted and r.count >= 1

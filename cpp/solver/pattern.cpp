@@ -302,6 +302,8 @@ PatternResult PreparedPattern::solve(const PatternOptions& options, const std::a
         res.exhausted = true;
         return finish();
     }
+    if (options.unique && options.all_solutions && !options.stop_when_stored)
+        return count_classes(options, stop, poll, t0);
     const LocalPuzzle& lp = P.lp;
     // Puzzles this small are counted in microseconds, less than starting a thread costs.
     PatternOptions opt = options;
@@ -338,6 +340,101 @@ PatternResult PreparedPattern::solve(const PatternOptions& options, const std::a
     }
     run(opt, {}, res);
     return finish();
+}
+
+PatternResult PreparedPattern::count_classes(const PatternOptions& options, const std::atomic<bool>* stop,
+                                             const PatternPoll& poll, Clock::time_point t0) const {
+    // Classes by Burnside's lemma: the covers each symmetry of the region fixes, summed, over
+    // the number of symmetries. The identity fixes every cover (the plain count, which shares
+    // equal subproblems); the others fix few, found by covering with whole orbits. Enumerating
+    // every cover to keep one per class instead cost up to a thousand times more.
+    const Impl& P = *impl_;
+    const MoveTable& t = MoveTable::get(P.side);
+    const auto syms = region_symmetries(t.geo(), P.cells);
+    const long long n = static_cast<long long>(syms.size());
+    const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    const auto time_left = [&] { return options.time_limit > 0 ? std::max(1e-3, options.time_limit - elapsed()) : 0.0; };
+    // The caller watches classes, not covers: the searches report here, and the poll passes on
+    // the nodes and a lower bound of the classes (each holds at most n covers).
+    PatternProgress mine;
+    PatternProgress* theirs = options.progress;
+    long long identity_covers = -1;  // known once the identity's count is done
+    const auto publish = [&] {
+        if (!theirs) return;
+        theirs->nodes.store(mine.nodes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        const long long covers = identity_covers >= 0 ? identity_covers : mine.count.load(std::memory_order_relaxed);
+        theirs->count.store(covers / n + (covers % n != 0), std::memory_order_relaxed);
+    };
+    const PatternPoll forward = [&] {
+        publish();
+        return !poll || poll();
+    };
+    PatternOptions plain = options;
+    plain.unique = false;
+    plain.max_stored = 0;
+    plain.progress = theirs ? &mine : nullptr;
+    PatternResult res = solve(plain, stop, forward);  // (the identity: every cover)
+    identity_covers = res.count;
+    long long fixed = res.count;
+    bool exhausted = res.exhausted;
+    PatternOptions one = plain;
+    one.threads = 1;
+    const std::vector<std::vector<int>> no_maps;  // (the searches keep references to these)
+    const RootOrbits no_root;
+    // A symmetry fixes the covers its powers fix: g and its inverse, say, fix the same ones.
+    std::vector<std::pair<std::vector<std::size_t>, long long>> by_group;  // (powers of g, covers fixed)
+    for (std::size_t k = 1; k < syms.size() && exhausted; ++k) {
+        std::vector<std::size_t> group;  // the symmetries that are powers of syms[k]
+        std::vector<int> power = syms[k];
+        for (int step = 0; step < kNumSymmetries; ++step) {
+            const auto at = std::find(syms.begin(), syms.end(), power);
+            if (at == syms.begin() || at == syms.end()) break;
+            group.push_back(static_cast<std::size_t>(at - syms.begin()));
+            for (int c : P.cells) power[c] = syms[k][power[c]];
+        }
+        std::sort(group.begin(), group.end());
+        const auto known = std::find_if(by_group.begin(), by_group.end(), [&](const auto& e) { return e.first == group; });
+        if (known != by_group.end()) {
+            fixed = count_add(fixed, known->second);
+            continue;
+        }
+        const auto orbits = placement_orbits(t, P.lp, syms[k]);
+        one.time_limit = time_left();
+        PatternResult part;
+        std::visit(
+            [&](const auto& tab) {
+                using Tables = std::decay_t<decltype(tab)>;
+                if constexpr (!std::is_same_v<Tables, std::monostate>) {
+                    MrvSearch<Tables::kWords> s(t, P.lp, one, stop, part, no_maps, no_root, nullptr, &forward, &orbits);
+                    s.run();
+                }
+            },
+            P.tables);
+        res.nodes += part.nodes;
+        fixed = count_add(fixed, part.count);
+        exhausted = part.exhausted;
+        by_group.emplace_back(std::move(group), part.count);
+    }
+    if (exhausted && fixed % n != 0 && fixed < kCountCap)
+        throw std::logic_error("pattern classes: the covers fixed by the symmetries do not add up");
+    // Stopped early: each class holds at most n covers, so the covers counted give a lower bound.
+    res.count = exhausted ? fixed / n : (res.count + n - 1) / n;
+    res.exhausted = exhausted;
+    res.symmetries = static_cast<int>(syms.size());
+    if (exhausted && options.max_stored > 0 && res.count > 0) {  // one cover of each class, as many as asked
+        PatternOptions keep = options;
+        keep.max_stored = std::min(options.max_stored, res.count);  // (it stops once it has them all)
+        keep.threads = 1;
+        keep.time_limit = time_left();
+        keep.stop_when_stored = true;
+        keep.progress = plain.progress;
+        const PatternResult listed = solve(keep, stop, forward);
+        res.solutions = listed.solutions;  // (a stop while listing keeps fewer; the count stays exact)
+        res.nodes += listed.nodes;
+    }
+    res.seconds = elapsed();
+    publish();  // (the final figures, for a caller that reads them after)
+    return res;
 }
 
 PatternResult solve_pattern(int side, const std::vector<int>& cells, const std::array<int, kNumPieces>& piece_counts,

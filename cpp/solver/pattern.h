@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -35,6 +36,8 @@ struct PatternOptions {
     int threads = 1;                             // counting only: threads sharing the subtrees
     long long node_limit = 0;                    // nodes (per thread, in steps of 4096); 0: none
     PatternProgress* progress = nullptr;         // where a caller watches (may be null)
+    // Internal: a unique listing stops once max_stored classes are kept (their count is known).
+    bool stop_when_stored = false;
 
     // Pure counting: no solution is kept, so equal subproblems may share their counts.
     bool counting_only() const { return all_solutions && !unique && max_stored <= 0; }
@@ -76,6 +79,9 @@ public:
     double prepare_seconds() const;
 
 private:
+    PatternResult count_classes(const PatternOptions& options, const std::atomic<bool>* stop, const PatternPoll& poll,
+                                std::chrono::steady_clock::time_point t0) const;
+
     struct Impl;
     std::shared_ptr<const Impl> impl_;
 };

@@ -290,7 +290,9 @@ protected:
         }
         ++res_.count;
         if (static_cast<long long>(res_.solutions.size()) < opt_.max_stored) res_.solutions.push_back(path_);
-        if (!opt_.all_solutions) done_ = true;
+        if (!opt_.all_solutions ||
+            (opt_.stop_when_stored && static_cast<long long>(res_.solutions.size()) >= opt_.max_stored))
+            done_ = true;
         path_.pop_back();
     }
 
@@ -371,6 +373,52 @@ inline RootOrbits root_orbits(const MoveTable& t, const LocalPuzzle& lp, const s
     for (int q = 0; q < np; ++q)
         if (lp.piece[q] == out.piece && orbit[q] == q) out.weight[q] = weight[q];
     return out;
+}
+
+// The orbit of each local placement under the group that one symmetry of the region (a cell
+// map) generates, the placement itself first; empty where no cover that the symmetry fixes can
+// hold it: an image outside the region, or images that overlap. (Burnside's lemma: the classes
+// of covers are the covers each symmetry fixes, summed over the symmetries, over their number.)
+inline std::vector<std::vector<int>> placement_orbits(const MoveTable& t, const LocalPuzzle& lp,
+                                                      const std::vector<int>& map) {
+    const int np = static_cast<int>(lp.ids.size());
+    std::vector<std::pair<int, int>> local;  // (placement id, local placement), sorted
+    for (int q = 0; q < np; ++q) local.emplace_back(lp.ids[q], q);
+    std::sort(local.begin(), local.end());
+    auto local_of = [&](int id) {
+        const auto it = std::lower_bound(local.begin(), local.end(), std::pair<int, int>{id, -1});
+        return id >= 0 && it != local.end() && it->first == id ? it->second : -1;
+    };
+    std::vector<std::vector<int>> orbits(np);
+    for (int q = 0; q < np; ++q) {
+        std::vector<int> orbit{q};
+        std::vector<int> cells;  // local cells of the orbit's placements so far
+        for (int c : lp.cells[q])
+            if (c >= 0) cells.push_back(c);
+        int cur = lp.ids[q];
+        bool ok = true, closed = false;
+        for (int step = 0; step < kNumSymmetries && ok && !closed; ++step) {  // (a symmetry's order is at most 6)
+            const Placement& pl = t.placement(cur);
+            int img[kMaxPieceSize];
+            for (int i = 0; i < pl.size; ++i) img[i] = map[pl.cells[i]];
+            cur = t.find(img, pl.size);
+            closed = cur == lp.ids[q];
+            if (closed) break;
+            const int r = local_of(cur);
+            if (r < 0) {
+                ok = false;
+                break;
+            }
+            for (int c : lp.cells[r])
+                if (c >= 0) {
+                    ok = ok && std::find(cells.begin(), cells.end(), c) == cells.end();
+                    cells.push_back(c);
+                }
+            orbit.push_back(r);
+        }
+        if (ok && closed) orbits[q] = std::move(orbit);
+    }
+    return orbits;
 }
 
 }  // namespace trigon::solver::pattern_detail

@@ -16,6 +16,7 @@ namespace trigon::solver::pattern_detail {
 template <int W>
 struct FrontierTables {
     using Mask = BitSet<W>;
+    static constexpr int kWords = W;  // (the searches of a puzzle share its tables' width)
 
     struct Entry {
         Mask mask;           // cells

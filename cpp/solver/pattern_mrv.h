@@ -12,6 +12,8 @@ namespace trigon::solver::pattern_detail {
 // placements still possible, and a node counts the options of every uncovered cell and every
 // piece left by popcounts over the few words where they lie, so it prunes on a dead item at once
 // and branches on the item with the fewest options. Nothing is undone on the way back.
+// With `orbits` (placement_orbits of a symmetry) it counts the covers made of whole orbits: the
+// covers that symmetry fixes (counting only).
 template <int W>
 class MrvSearch : public SearchState {
     using Mask = BitSet<W>;
@@ -19,8 +21,9 @@ class MrvSearch : public SearchState {
 public:
     MrvSearch(const MoveTable& t, const LocalPuzzle& lp, const PatternOptions& o, const std::atomic<bool>* stop,
               PatternResult& res, const std::vector<std::vector<int>>& syms, const RootOrbits& root,
-              SplitShare* share = nullptr, const PatternPoll* poll = nullptr)
-        : SearchState(t, lp, o, stop, res, syms, share, poll), root_(root) {
+              SplitShare* share = nullptr, const PatternPoll* poll = nullptr,
+              const std::vector<std::vector<int>>* orbits = nullptr)
+        : SearchState(t, lp, o, stop, res, syms, share, poll), root_(root), orbits_(orbits) {
         np_ = static_cast<int>(lp.ids.size());
         pw_ = (np_ + 63) / 64;
         const int ncells = static_cast<int>(lp.cell_of.size());
@@ -57,7 +60,8 @@ public:
         int levels = 1;
         for (int p = 0; p < pieces_; ++p) levels += lp.copies[p];
         live_.assign(static_cast<std::size_t>(levels) * pw_, 0);
-        for (int q = 0; q < np_; ++q) live_[q >> 6] |= std::uint64_t{1} << (q & 63);
+        for (int q = 0; q < np_; ++q)
+            if (!orbits_ || !(*orbits_)[q].empty()) live_[q >> 6] |= std::uint64_t{1} << (q & 63);
     }
 
     void run() {
@@ -152,7 +156,15 @@ private:
     template <bool kCount>
     long long child(const Mask& R, int depth, int o) {
         if (!mine(depth + 1)) return 0;
-        const Mask next = R - masks_[o];
+        const int op = lp_.piece[o];
+        // The placement, or its whole orbit (its images' cells are uncovered too: R is symmetric).
+        const std::vector<int>* orbit = orbits_ ? &(*orbits_)[o] : nullptr;
+        const int copies = orbit ? static_cast<int>(orbit->size()) : 1;
+        if (copies > left_[op]) return 0;
+        Mask covered = masks_[o];
+        if (orbit)
+            for (int q : *orbit) covered |= masks_[q];
+        const Mask next = R - covered;
         if (next.none()) {
             if constexpr (kCount) {
                 ++counted_;
@@ -162,15 +174,14 @@ private:
                 return 0;
             }
         }
-        const int op = lp_.piece[o];
-        take(op);
+        for (int k = 0; k < copies; ++k) take(op);
         long long n = 0;
         const bool memo = kCount && memo_allowed(depth + 1);
         if constexpr (kCount) {
             if (const long long* m = memo ? memo_.find(next, tag()) : nullptr) {
                 n = *m;
                 counted_ = count_add(counted_, n);
-                give_back(op);
+                for (int k = 0; k < copies; ++k) give_back(op);
                 return n;
             }
         }
@@ -183,7 +194,7 @@ private:
                 const std::uint64_t* ps = &piece_words_[static_cast<std::size_t>(op) * pw_];
                 for (int w = piece_lo_[op]; w < piece_hi_[op]; ++w) nl[w] &= ~ps[w];
             }
-            masks_[o].for_each([&](int c) {
+            covered.for_each([&](int c) {
                 const std::uint64_t* cw = &cover_words_[cover_off_[c]] - cover_lo_[c];
                 for (int w = cover_lo_[c]; w < cover_hi_[c]; ++w) nl[w] &= ~cw[w];
             });
@@ -196,11 +207,12 @@ private:
                 path_.pop_back();
             }
         }
-        give_back(op);
+        for (int k = 0; k < copies; ++k) give_back(op);
         return n;
     }
 
     const RootOrbits& root_;
+    const std::vector<std::vector<int>>* orbits_;  // null: single placements
     int np_ = 0, pw_ = 0;
     std::vector<Mask> masks_;
     std::vector<int> cover_lo_, cover_hi_;  // word range of the placements covering a cell

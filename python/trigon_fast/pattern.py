@@ -368,8 +368,11 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
 
     ``all_solutions=False`` stops at the first solution; ``True`` counts them all (``exhausted``
     tells whether the count is exact, i.e. the search finished within ``time_limit``).
-    ``unique=True`` counts one solution per symmetry class of the region. Ctrl-C stops the search
-    and returns what was found (``interrupted``).
+    ``unique=True`` counts one solution per symmetry class of the region (by Burnside's lemma: the
+    solutions each symmetry of the region leaves unchanged, summed, over the number of
+    symmetries; about as fast as the plain count) and keeps one solution of each class, up to
+    ``max_solutions``; stopped early, its count is a lower bound. Ctrl-C stops the search and
+    returns what was found (``interrupted``).
 
     ``threads`` share the work when only counting (``all_solutions=True, max_solutions=0``).
     ``method``: ``"frontier"`` fills the first empty cell along a sweep of the region (fast per
