@@ -57,7 +57,7 @@ CASES = [
     ("playout_give_up", lambda v: tf.Engine(playout_give_up=v), [-1]),
     ("games", lambda v: batch.play_games(games=v), [-1, 2**70]),
     ("seed", lambda v: batch.play_games(games=1, seed=v), [-1, 2**64]),
-    ("threads", lambda v: batch.play_games(games=1, threads=v), [-1, 1025, 2**70]),
+    ("threads", lambda v: batch.play_games(games=1, threads=v), [-1, 257, 2**70]),
     ("level", lambda v: batch.play_games(games=1, policy="search", level=v), [0, 10]),
     ("games_per_task", lambda v: batch.self_play(games=1, games_per_task=v, progress=False), [0]),
 ]
@@ -262,7 +262,30 @@ def test_lattice_coordinates_out_of_range_are_refused_by_the_core():
 
     with pytest.raises(ValueError, match="lattice coordinates"):
         _core.canonical_key([(2**31 - 1, 2**31 - 1, 0), (0, 0, 1)])
+    for a, b in ((-2**31, 0), (0, -2**31), (-2**20 - 1, 0)):  # (abs(INT_MIN) is INT_MIN: it passed)
+        with pytest.raises(ValueError, match="lattice coordinates"):
+            _core.canonical_key([(a, b, 0)])
     assert _core.canonical_key([(5, 7, 0)]) == _core.canonical_key([(0, 0, 0)])
+
+
+def test_a_searcher_refuses_a_node_budget_past_its_indices_and_keeps_its_tree():
+    # A budget too big to allocate failed after the old tree was dropped but still described:
+    # the next search of the same position read a tree with no nodes (a segfault).
+    from trigon_fast import _core
+
+    pos, searcher = _core.Position(), _core.Searcher()
+    ok = _core.SearchParams()
+    ok.max_simulations = 50
+    searcher.run(pos, ok)
+    for budget in (0, 2**32 - 1, 2**64 - 1):
+        bad = _core.SearchParams()
+        bad.max_simulations, bad.reuse_tree, bad.max_nodes = 50, False, budget
+        with pytest.raises(ValueError, match="max_nodes"):
+            searcher.run(pos, bad)
+    analysis, _ = searcher.run(pos, ok)
+    assert analysis.simulations == 50 and analysis.reused_visits > 0
+    with pytest.raises(ValueError, match="max_nodes"):
+        tf.Engine(max_nodes=2**32 - 1)
 
 
 @pytest.mark.parametrize("call", [

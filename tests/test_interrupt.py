@@ -155,3 +155,29 @@ def test_ctrl_c_ends_trigon_exact_with_the_answer_so_far(tmp_path):
     report = json.loads(out)
     assert report["interrupted"] is True and report["answer"] == "not proven" and report["seconds"] < 60
     assert "interrupted: the answer so far is shown" in err and "Traceback" not in err
+
+
+MOVEGEN_SCRIPT = r"""
+import sys, time
+from trigon_fast import _core
+print("ready", flush=True)
+t = time.time()
+try:
+    _core.movegen_seconds([_core.Position()], 2**31 - 1)  # one position, hours of repeats
+except KeyboardInterrupt:
+    print("interrupted after %.2f" % (time.time() - t), flush=True)
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+def test_ctrl_c_stops_the_repeats_of_one_position():
+    # The repeats of one position ran with no check: Ctrl-C waited for all of them.
+    p = subprocess.Popen([sys.executable, "-c", MOVEGEN_SCRIPT], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 0 and "interrupted" in out
+    assert time.time() - t0 < 5

@@ -34,7 +34,8 @@ void bind_batch(py::module_& m) {
                            int threads, bool observations, int level, const std::vector<int>& sides) {
         if (games < 0) throw py::value_error("games must be >= 0");
         const Position start = start_ref;  // a copy: the GIL is released (and re-taken) while games run
-        if (threads < 0) throw py::value_error("threads must be >= 0 (0: one per hardware thread)");
+        // (each search thread holds a tree of its own: thousands would take gigabytes at once)
+        if (threads < 0 || threads > 256) throw py::value_error("threads must be 0..256 (0: one per hardware thread)");
         BatchConfig cfg;
         cfg.policy = parse_policy(policy);
         cfg.level = level;

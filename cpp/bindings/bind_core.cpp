@@ -205,7 +205,7 @@ void bind_core(py::module_& m) {
         for (auto& [a, b, t] : cells) {
             if (t != 0 && t != 1) throw py::value_error("t must be 0 or 1");
             // (the transforms add and negate coordinates: far ones would overflow an int)
-            if (std::abs(a) > kMaxLattice || std::abs(b) > kMaxLattice)
+            if (a < -kMaxLattice || a > kMaxLattice || b < -kMaxLattice || b > kMaxLattice)  // (no abs: abs(INT_MIN))
                 throw py::value_error("lattice coordinates must be within -1048576..1048576");
             v.push_back({a, b, t});
         }
@@ -354,15 +354,15 @@ void bind_core(py::module_& m) {
         std::vector<double> per_position;
         long moves = 0;
         auto ml = std::make_unique<MoveList>();
-        interruptible(static_cast<long>(positions.size()), 1, [&](long first, long n) {  // (Ctrl-C stops it)
-            for (long i = first; i < first + n; ++i) {
-                const Position& p = positions[static_cast<std::size_t>(i)];
-                int c = p.to_move();
-                auto t0 = std::chrono::steady_clock::now();
-                for (int r = 0; r < repeats; ++r) moves += p.generate(c, *ml);
-                per_position.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats);
-            }
-        });
+        for (const Position& p : positions) {
+            const int c = p.to_move();
+            const auto t0 = std::chrono::steady_clock::now();
+            // (Ctrl-C stops it between chunks of repeats: one position may be repeated for hours)
+            interruptible(repeats, 256, [&](long, long n) {
+                for (long r = 0; r < n; ++r) moves += p.generate(c, *ml);
+            });
+            per_position.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats);
+        }
         return py::make_tuple(per_position, moves / repeats);
     }, "Time of full legal-move generation for the colour to move, seconds per position.");
 }

@@ -433,6 +433,9 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     // (within one simulation: a stop is seen only between them)
     if (params.playout_give_up < 0 || params.playout_give_up > 1'000'000)
         throw std::invalid_argument("playout_give_up must be 0..1000000");
+    // (node indices are 32-bit, the top one marks a node being expanded)
+    if (params.max_nodes < 1 || params.max_nodes >= kExpanding)
+        throw std::invalid_argument("max_nodes must be 1..4294967294");
     if (running_.exchange(true)) throw std::invalid_argument("this searcher is searching already: one search at a time");
     struct ClearOnExit {
         std::atomic<bool>& flag;
@@ -455,10 +458,11 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
     if (try_reuse(pos, params)) {
         reused_visits_ = (*store_)[root_].visits.load();
     } else {
+        // Built whole before it replaces the old tree: a failure (memory) leaves no half tree.
         auto fresh = std::make_unique<NodeStore>();
+        fresh->reset(params.max_nodes);
         std::lock_guard<std::mutex> lock(store_mutex_);
         store_ = std::move(fresh);
-        store_->reset(params.max_nodes);
         root_ = store_->alloc(1);
     }
     root_pos_ = std::make_unique<Position>(pos);
@@ -471,9 +475,9 @@ Analysis Searcher::run(const Position& pos, const Params& params, const Poll& po
             pos.generate(pos.to_move(), *ml);
             {
                 auto fresh = std::make_unique<NodeStore>();
+                fresh->reset(std::max<std::size_t>(params.max_nodes, 2 + static_cast<std::size_t>(ml->size)));  // (+ index 0)
                 std::lock_guard<std::mutex> lock(store_mutex_);
                 store_ = std::move(fresh);
-                store_->reset(std::max<std::size_t>(params.max_nodes, 2 + static_cast<std::size_t>(ml->size)));  // (+ index 0)
                 root_ = store_->alloc(1);
             }
             reused_visits_ = 0;

@@ -145,7 +145,7 @@ def play_games(variant: Optional[VariantLike] = None, games: int = 1000, seed: i
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
     seed = _seeds_from(seed, games)
-    threads = _args.integer("threads", threads, 0, 1024, BatchError)  # 0: one per hardware thread
+    threads = _args.integer("threads", threads, 0, _args.MAX_THREADS, BatchError)  # 0: one per hardware thread
     level = _args.integer("level", level, 1, 9, BatchError)
     variant = _start_variant(variant, start, BatchError)
     if start is not None:
@@ -335,7 +335,7 @@ def self_play(variant: VariantLike = Variant.FOUR_PLAYER, games: int = 1000, pat
         raise BatchError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     games = _args.integer("games", games, 0, _args.MAX_COUNT, BatchError)
     games_per_task = _args.integer("games_per_task", games_per_task, 1, _args.MAX_COUNT, BatchError)
-    threads_per_task = _args.integer("threads_per_task", threads_per_task, 0, 1024, BatchError)
+    threads_per_task = _args.integer("threads_per_task", threads_per_task, 0, _args.MAX_THREADS, BatchError)
     seed = _seeds_from(seed, games)
     level = _args.integer("level", level, 1, 9, BatchError)
     if blksgf_dir is not None:

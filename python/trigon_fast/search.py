@@ -234,7 +234,7 @@ class Engine:
         "block_prior": (float, -10.0, 10.0),
         "score_weight": (float, 0.0, 1.0),
         "expand_threshold": (int, 0, 1_000_000),
-        "max_nodes": (int, 1, 2**32 - 1),  # node indices are 32-bit
+        "max_nodes": (int, 1, 2**32 - 2),  # node indices are 32-bit (the top one marks a node being expanded)
         "reuse_tree": bool,
         "playout_large_bias": (float, 0.0, 1.0),
         "playout_give_up": (int, 0, 1_000_000),
