@@ -30,6 +30,7 @@ import random
 import time
 
 import trigon_fast as tf
+from script_args import positive_int
 
 NEAR_MISS_MOVES = 8  # moves of a solution replaced by random ones in a near-miss position
 
@@ -162,7 +163,7 @@ def test_bench_can_place_all_endgame(benchmark):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--left", default="12,10,9,6")
-    ap.add_argument("--seeds", type=int, default=6)
+    ap.add_argument("--seeds", type=positive_int, default=6)
     ap.add_argument("--limit", type=float, default=5.0)
     ap.add_argument("--threads", default="1", help="thread counts for the all-colour question, e.g. 1,2")
     ap.add_argument("--kinds", default=",".join(KINDS), help="kinds of position, from " + ", ".join(KINDS))

@@ -25,6 +25,7 @@ import sys
 import time
 
 import trigon_fast as tf
+from script_args import json_safe, positive_int
 
 # Ring indices of the four start cells used; the free pair is opposite / adjacent / one apart.
 START_CASES = {
@@ -92,35 +93,38 @@ def headline_figures(seeds=range(5), time_limit: float = 10.0) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", type=int, default=5, help="seeds per case (default 5; the issue's full run: 20)")
-    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--seeds", type=positive_int, default=5, help="seeds per case (default 5; the issue's full run: 20)")
+    ap.add_argument("--threads", type=positive_int, nargs="+", default=[1, 2])
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--cases", nargs="+", default=ALL_CASES, choices=ALL_CASES)
-    ap.add_argument("--count", type=int, default=20, help="solutions asked for in the count case")
+    ap.add_argument("--count", type=positive_int, default=20, help="solutions asked for in the count case")
     ap.add_argument("--restart-nodes", type=int, nargs="+", default=[0],
                     help="nodes per restart to compare (0: the solver's own budget)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     tf.solve_solo(seed=0, time_limit=5)  # builds the placement tables outside the timings
+    out = sys.stderr if args.json else sys.stdout  # (--json: stdout holds the JSON alone)
     rows = []
     for case in args.cases:
         for th in args.threads:
             if case in ("count", "iter"):
                 r = (solutions_per_second if case == "count" else iterated_per_second)(args.count, th, args.time_limit)
                 print(f"{case:22s} threads={th}  {r['found']}/{r['count']} distinct in {r['seconds']:.2f} s "
-                      f"= {r['per_second']:.1f}/s  (+80: {r['all_bonus']})", flush=True)
+                      f"= {r['per_second']:.1f}/s  (+80: {r['all_bonus']})", file=out, flush=True)
                 rows.append(r)
                 continue
             for budget in args.restart_nodes:
                 r = time_case(case, range(args.seeds), th, args.time_limit, budget)
                 label = f"  restart_nodes={budget}" if args.restart_nodes != [0] else ""
                 print(f"{case:22s} threads={th}{label}  complete {r['complete']}/{r['seeds']}  "
-                      f"median {r['median_s']:.3f} s  worst {r['worst_s']:.3f} s  (+80: {r['all_bonus']})", flush=True)
+                      f"median {r['median_s']:.3f} s  worst {r['worst_s']:.3f} s  (+80: {r['all_bonus']})", file=out,
+                      flush=True)
                 rows.append(r)
     if args.json:
-        json.dump(rows, sys.stdout, indent=1)
+        json.dump(json_safe(rows), sys.stdout, indent=1, allow_nan=False)
         print()
     return 0
+
 
 
 def test_bench_solo_first_solution(benchmark):

@@ -7,7 +7,7 @@ each configuration plays both sides equally. Games run in parallel processes.
     python bench/ladder.py --a "expand_threshold=1" --b "expand_threshold=4" --time 0.2 --games 40
     python bench/ladder.py --a "playout=sampled" --b "playout=uniform" --time 0.5 --games 20 -j 2
 
-Options of a configuration (comma-separated key=value): playout (sampled|uniform), exploration,
+Options of a configuration (comma-separated key=value): playout (uniform, the default, or sampled), exploration,
 prior_weight, use_priors (0/1), score_weight, expand_threshold, max_nodes, threads,
 simulations (overrides --simulations), time (overrides --time).
 """
@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 import trigon_fast as tf
+from script_args import positive_int
 
 VARIANTS = {
     "two_player": tf.Variant.TWO_PLAYER,
@@ -52,7 +53,7 @@ def parse_config(text: str) -> dict:
 def make_engine(cfg: dict, seed: int, time_per_move, sims_per_move):
     knobs = dict(cfg)
     threads = knobs.pop("threads", 1)
-    playout = knobs.pop("playout", "sampled")
+    playout = knobs.pop("playout", "uniform")  # (the engine's own default)
     t = knobs.pop("time", time_per_move)
     s = knobs.pop("simulations", sims_per_move)
     return tf.Engine(time=t, simulations=s, threads=threads, seed=seed, playout=playout, **knobs)
@@ -97,7 +98,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--a", default="", help="configuration A (key=value,...)")
     ap.add_argument("--b", default="", help="configuration B (key=value,...)")
-    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--games", type=positive_int, default=20)
     ap.add_argument("--time", type=float, default=None, help="seconds per move (equal for both)")
     ap.add_argument("--simulations", type=int, default=None, help="simulations per move")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="two_player")
