@@ -300,7 +300,7 @@ def trigon(*args, input=None):
     ("four", "4", "Blokus Trigon: you play blue, yellow, red, engine 'greedy' plays green."),
     ("four", "y,r", "Blokus Trigon: you play blue, green, engine 'greedy' plays yellow, red."),
     ("four", "g", "Blokus Trigon: you play blue, yellow, red, engine 'greedy' plays green."),
-    ("four", "none", "Blokus Trigon: you play blue, yellow, red, green, engine 'greedy' plays nothing."),
+    ("four", "none", "Blokus Trigon: you play blue, yellow, red, green, no engine plays."),
     ("2", "2,4", "Blokus Trigon Two-Player: you play blue, red, engine 'greedy' plays yellow, green."),
     ("3", "3", "Blokus Trigon Three-Player: you play blue, yellow, engine 'greedy' plays red."),
 ])

@@ -64,10 +64,10 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
     rng = random.Random(seed)
     game = Game(v)
     humans = [c for c in v.colours if int(c) not in computer]
-    click.echo(f"{variant_title(v)}: "
-               f"you play {', '.join(colour_name(c) for c in humans) or 'nothing'}, "
-               f"engine '{engine}' plays {', '.join(colour_name(c) for c in computer) or 'nothing'}. "
-               f"Type help for commands.")
+    engine_plays = (f"engine '{engine}' plays {', '.join(colour_name(c) for c in computer)}" if computer
+                    else "no engine plays")  # (--engine none: the engine's spec would name one that never moves)
+    click.echo(f"{variant_title(v)}: you play {', '.join(colour_name(c) for c in humans) or 'nothing'}, "
+               f"{engine_plays}. Type help for commands.")
     try:
         _play_loop(game, engine, rng, computer, max_moves)
     except KeyboardInterrupt:
