@@ -42,7 +42,9 @@ def _check_seconds(time_limit: object) -> None:
 class SolveStats:
     """What a solo search did: ``nodes`` searched in ``seconds``, ``restarts`` of its guided
     search, ``best_placed`` (the most triangles one search branch placed) of ``target`` (the
-    triangles to place in all), and ``solutions`` (distinct complete layouts found)."""
+    triangles to place in all), and ``solutions`` (distinct complete layouts found). An
+    incomplete :class:`Solution`'s game may place more than ``best_placed``: the best branch is
+    played on to the end of the game."""
 
     nodes: int
     seconds: float
