@@ -5,7 +5,8 @@ algorithms with colours, numba). Each piece is used once, so all three count the
 The libraries are timed on an exact-cover matrix built beforehand (rows: the placements inside
 the region), so the like-for-like figure of ours is a prepared `tf.PatternPuzzle`'s `solve`
 (placements found and ordered beforehand); `tf.solve_pattern` (preparation included, what a
-one-off call costs) is timed too, and both ratios are printed.
+one-off call costs) is timed too, and both ratios are printed. So is the count of classes, one
+per symmetry of the region (``unique=True``), which no library offers.
 
     pip install ".[bench]"                # exact-cover, xcover (missing libraries are skipped)
     python bench/bench_pattern.py         # about a minute
@@ -117,8 +118,12 @@ def run(quick: bool = False) -> list:
         puzzle = tf.PatternPuzzle(region, pieces=pieces)
         r3, prepared = _best_of(lambda: puzzle.solve(all_solutions=True, max_solutions=0, time_limit=600))
         assert r3.count == r.count
+        # One per symmetry class (no library counts these): the classes, and what they cost.
+        u, classes_s = _best_of(lambda: puzzle.solve(all_solutions=True, max_solutions=0, unique=True,
+                                                     time_limit=600))
         entry = dict(puzzle=name, cells=len(region), solutions=r.count, method=r.method, trigon_fast_s=ours,
-                     trigon_fast_2t_s=ours2, trigon_fast_prepared_s=prepared)
+                     trigon_fast_2t_s=ours2, trigon_fast_prepared_s=prepared, classes=u.count,
+                     trigon_fast_classes_s=classes_s)
         m = exact_cover_matrix(region, pieces)
         if exact_cover is not None:
             mm = m.astype(exact_cover.wrapper.DTYPE_FOR_ARRAY)
@@ -129,7 +134,8 @@ def run(quick: bool = False) -> list:
             assert n == r.count, (name, n, r.count)
         rows.append(entry)
         parts = [f"{name:22s} {len(region)} cells  {r.count} solutions  trigon_fast ({r.method}) "
-                 f"{_ms(ours)} ({r.count / ours:,.0f}/s), prepared {_ms(prepared)}, 2 threads {_ms(ours2)}"]
+                 f"{_ms(ours)} ({r.count / ours:,.0f}/s), prepared {_ms(prepared)}, 2 threads {_ms(ours2)}, "
+                 f"{u.count} classes (unique=True) {_ms(classes_s)}"]
         for lib in ("exact_cover", "xcover"):
             if f"{lib}_s" in entry:
                 t = entry[f"{lib}_s"]
