@@ -1314,3 +1314,13 @@ def test_a_class_count_stopped_early_is_a_lower_bound_and_reports_classes():
     plain = tf.solve_pattern(LONG_COUNT, all_solutions=True, max_solutions=0, time_limit=30,
                              callback=lambda p: len(seen) < 0)
     assert plain.interrupted and r.count >= 1
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("method", ["frontier", "mrv"])
+def test_class_counts_on_threads_share_the_identitys_count(method, threads):
+    # 72 cells: the identity's count runs on the threads asked for (small puzzles run on one).
+    picture = "\n".join(" " * (6 - 1 - y + (6 - 1) % 2) + "x" * 12 for y in range(6))
+    u = tf.solve_pattern(picture, pieces=list(tf.PIECE_NAMES[:12]), all_solutions=True, unique=True,
+                         max_solutions=0, method=method, threads=threads, time_limit=120)
+    assert u.exhausted and (u.count, u.symmetries) == (156, 4)
