@@ -1324,3 +1324,22 @@ def test_class_counts_on_threads_share_the_identitys_count(method, threads):
     u = tf.solve_pattern(picture, pieces=list(tf.PIECE_NAMES[:12]), all_solutions=True, unique=True,
                          max_solutions=0, method=method, threads=threads, time_limit=120)
     assert u.exhausted and (u.count, u.symmetries) == (156, 4)
+
+
+def test_a_class_count_stopped_early_keeps_the_classes_it_listed():
+    # The classes are listed first: a stop during the count still returns some (it returned none).
+    calls = []
+    r = tf.solve_pattern(LONG_COUNT, all_solutions=True, unique=True, max_solutions=5, time_limit=30,
+                         callback=lambda p: calls.append(p) or len(calls) < 2)
+    assert r.interrupted and not r.exhausted and len(r.solutions) == 5 and r.count >= 5
+    r = tf.solve_pattern(LONG_COUNT, all_solutions=True, unique=True, max_solutions=3, time_limit=0.3)
+    assert not r.exhausted and len(r.solutions) == 3 and r.count >= 3
+
+
+def test_a_class_count_past_the_cap_is_a_lower_bound_not_an_exact_count():
+    # About 5e21 domino tilings of the small board: the covers' count saturates at 2**63 - 1,
+    # so the classes are only known to be at least that over the 12 symmetries.
+    cells = list(range(tf.board(8).num_cells))
+    r = tf.solve_pattern(cells, pieces={"2": 192}, all_solutions=True, unique=True, max_solutions=0, side=8,
+                         time_limit=60)
+    assert not r.exhausted and r.symmetries == 12 and r.count >= (2**63 - 1) // 12

@@ -113,6 +113,9 @@ void search(const FrontierTables<W>& tab, const MoveTable& t, const LocalPuzzle&
     }
 }
 
+// Class counts that keep solutions list them first, within this share of the time limit.
+constexpr double kListingShare = 0.5;
+
 // Perimeter (cell edges on the region's boundary) per cell below this: a compact region, where
 // the frontier search wins; ragged ones have bottlenecks that the MRV rule finds first.
 constexpr double kCompactPerimeter = 0.6;
@@ -347,7 +350,7 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
     // Classes by Burnside's lemma: the covers each symmetry of the region fixes, summed, over
     // the number of symmetries. The identity fixes every cover (the plain count, which shares
     // equal subproblems); the others fix few, found by covering with whole orbits. Enumerating
-    // every cover to keep one per class instead cost up to a thousand times more.
+    // every cover to keep one per class instead cost up to a hundred times more.
     const Impl& P = *impl_;
     const MoveTable& t = MoveTable::get(P.side);
     const auto syms = region_symmetries(t.geo(), P.cells);
@@ -355,28 +358,56 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
     const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
     const auto time_left = [&] { return options.time_limit > 0 ? std::max(1e-3, options.time_limit - elapsed()) : 0.0; };
     // The caller watches classes, not covers: the searches report here, and the poll passes on
-    // the nodes and a lower bound of the classes (each holds at most n covers).
+    // the nodes and the classes known (kept while listing; after, at least the covers over n).
     PatternProgress mine;
     PatternProgress* theirs = options.progress;
-    long long identity_covers = -1;  // known once the identity's count is done
+    long long listed_classes = 0;
+    bool counting_covers = false;
     const auto publish = [&] {
         if (!theirs) return;
         theirs->nodes.store(mine.nodes.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        const long long covers = identity_covers >= 0 ? identity_covers : mine.count.load(std::memory_order_relaxed);
-        theirs->count.store(covers / n + (covers % n != 0), std::memory_order_relaxed);
+        const long long seen = mine.count.load(std::memory_order_relaxed);
+        const long long classes = counting_covers ? seen / n + (seen % n != 0) : seen;
+        theirs->count.store(std::max(listed_classes, classes), std::memory_order_relaxed);
     };
+    bool caller_stopped = false;  // (its poll said stop: no later search may ask it again)
     const PatternPoll forward = [&] {
         publish();
-        return !poll || poll();
+        caller_stopped = caller_stopped || (poll && !poll());
+        return !caller_stopped;
     };
+    PatternResult res;
+    // First one cover of each class, as many as asked, within a share of the time: it stops once
+    // it has them, and a listing that runs through the whole search has counted every class.
+    if (options.max_stored > 0) {
+        PatternOptions keep = options;
+        keep.threads = 1;
+        keep.stop_when_stored = true;
+        keep.time_limit = options.time_limit > 0 ? options.time_limit * kListingShare : 0.0;
+        keep.progress = theirs ? &mine : nullptr;
+        res = solve(keep, stop, forward);
+        res.symmetries = static_cast<int>(n);
+        listed_classes = res.count;
+        const bool all_listed = res.exhausted && static_cast<long long>(res.solutions.size()) < keep.max_stored;
+        if (all_listed || caller_stopped || (stop && stop->load())) {
+            res.exhausted = all_listed;
+            res.seconds = elapsed();
+            publish();
+            return res;
+        }
+        mine.count.store(0, std::memory_order_relaxed);
+    }
     PatternOptions plain = options;
     plain.unique = false;
     plain.max_stored = 0;
+    plain.time_limit = time_left();
     plain.progress = theirs ? &mine : nullptr;
-    PatternResult res = solve(plain, stop, forward);  // (the identity: every cover)
-    identity_covers = res.count;
-    long long fixed = res.count;
-    bool exhausted = res.exhausted;
+    counting_covers = true;
+    PatternResult identity = solve(plain, stop, forward);  // (every cover)
+    res.nodes += identity.nodes;
+    res.method = identity.method;
+    long long fixed = identity.count;
+    bool exhausted = identity.exhausted && fixed < kCountCap;  // (past the cap the sum means nothing)
     PatternOptions one = plain;
     one.threads = 1;
     const std::vector<std::vector<int>> no_maps;  // (the searches keep references to these)
@@ -411,28 +442,22 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
             },
             P.tables);
         res.nodes += part.nodes;
+        res.node_limited = res.node_limited || part.node_limited;
         fixed = count_add(fixed, part.count);
-        exhausted = part.exhausted;
+        exhausted = part.exhausted && fixed < kCountCap;
         by_group.emplace_back(std::move(group), part.count);
     }
-    if (exhausted && fixed % n != 0 && fixed < kCountCap)
+    res.node_limited = res.node_limited || identity.node_limited;
+    if (exhausted && fixed % n != 0)
         throw std::logic_error("pattern classes: the covers fixed by the symmetries do not add up");
-    // Stopped early: each class holds at most n covers, so the covers counted give a lower bound.
-    res.count = exhausted ? fixed / n : (res.count + n - 1) / n;
+    // Stopped early (or past the cap): each class holds at most n covers, so the covers counted
+    // over n are a lower bound, as are the classes listed.
+    res.count = exhausted ? fixed / n : std::max(listed_classes, identity.count / n + (identity.count % n != 0));
     res.exhausted = exhausted;
-    res.symmetries = static_cast<int>(syms.size());
-    if (exhausted && options.max_stored > 0 && res.count > 0) {  // one cover of each class, as many as asked
-        PatternOptions keep = options;
-        keep.max_stored = std::min(options.max_stored, res.count);  // (it stops once it has them all)
-        keep.threads = 1;
-        keep.time_limit = time_left();
-        keep.stop_when_stored = true;
-        keep.progress = plain.progress;
-        const PatternResult listed = solve(keep, stop, forward);
-        res.solutions = listed.solutions;  // (a stop while listing keeps fewer; the count stays exact)
-        res.nodes += listed.nodes;
-    }
+    res.symmetries = static_cast<int>(n);
     res.seconds = elapsed();
+    counting_covers = false;
+    mine.count.store(res.count, std::memory_order_relaxed);
     publish();  // (the final figures, for a caller that reads them after)
     return res;
 }

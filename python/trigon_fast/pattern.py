@@ -370,9 +370,10 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     tells whether the count is exact, i.e. the search finished within ``time_limit``).
     ``unique=True`` counts one solution per symmetry class of the region (by Burnside's lemma: the
     solutions each symmetry of the region leaves unchanged, summed, over the number of
-    symmetries; about as fast as the plain count) and keeps one solution of each class, up to
-    ``max_solutions``; stopped early, its count is a lower bound. Ctrl-C stops the search and
-    returns what was found (``interrupted``).
+    symmetries; about as fast as the plain count). It keeps one solution of each class, up to
+    ``max_solutions``, found first within half the time limit (so fewer when that half runs
+    out). Stopped early, or past 2**63 - 1 solutions, its count is a lower bound (``exhausted``
+    False). Ctrl-C stops the search and returns what was found (``interrupted``).
 
     ``threads`` share the work when only counting (``all_solutions=True, max_solutions=0``).
     ``method``: ``"frontier"`` fills the first empty cell along a sweep of the region (fast per
