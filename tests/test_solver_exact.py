@@ -112,13 +112,18 @@ PICTURES = [
 ]
 
 
-@pytest.mark.parametrize("picture,pieces", PICTURES)
-def test_pattern_counts_match_brute_force(picture, pieces):
-    board = tf.board(9)
-    region = tf.parse_region(picture)
+def _region_and_counts(picture, pieces):
+    """A picture's cells, and the piece counts (22 of them) of a mapping name -> count."""
     counts = [0] * 22
     for name, n in pieces.items():
         counts[tf.PIECE_NAMES.index(name)] = n
+    return tf.parse_region(picture), counts
+
+
+@pytest.mark.parametrize("picture,pieces", PICTURES)
+def test_pattern_counts_match_brute_force(picture, pieces):
+    board = tf.board(9)
+    region, counts = _region_and_counts(picture, pieces)
     area = sum(n * tf.PIECE_SIZES[i] for i, n in enumerate(counts))
     if area != len(region):
         r = tf.solve_pattern(region, pieces=pieces, all_solutions=True)
@@ -1266,10 +1271,7 @@ def test_class_counts_and_listed_classes_match_brute_force(picture, pieces):
     # The classes counted are the symmetries' fixed covers summed over their number (Burnside);
     # the covers listed are one of each class. Both against the brute force's own classes.
     board = tf.board(9)
-    region = tf.parse_region(picture)
-    counts = [0] * 22
-    for name, n in pieces.items():
-        counts[tf.PIECE_NAMES.index(name)] = n
+    region, counts = _region_and_counts(picture, pieces)
     expected = brute_force_solutions(region, counts, board)
     classes, nsym = symmetry_classes(expected, region, board)
     assert nsym > 1 and len(classes) < len(expected)  # (symmetric covers: the sum needs them)
