@@ -357,6 +357,8 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
     const long long n = static_cast<long long>(syms.size());
     const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
     const auto time_left = [&] { return options.time_limit > 0 ? std::max(1e-3, options.time_limit - elapsed()) : 0.0; };
+    // Classes that `covers` covers make at least: each class holds at most n of them.
+    const auto at_least = [n](long long covers) { return covers / n + (covers % n != 0); };
     // The caller watches classes, not covers: the searches report here, and the poll passes on
     // the nodes and the classes known (kept while listing; after, at least the covers over n).
     PatternProgress mine;
@@ -367,7 +369,7 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
         if (!theirs) return;
         theirs->nodes.store(mine.nodes.load(std::memory_order_relaxed), std::memory_order_relaxed);
         const long long seen = mine.count.load(std::memory_order_relaxed);
-        const long long classes = counting_covers ? seen / n + (seen % n != 0) : seen;
+        const long long classes = counting_covers ? at_least(seen) : seen;
         theirs->count.store(std::max(listed_classes, classes), std::memory_order_relaxed);
     };
     bool caller_stopped = false;  // (its poll said stop: no later search may ask it again)
@@ -452,7 +454,7 @@ PatternResult PreparedPattern::count_classes(const PatternOptions& options, cons
         throw std::logic_error("pattern classes: the covers fixed by the symmetries do not add up");
     // Stopped early (or past the cap): each class holds at most n covers, so the covers counted
     // over n are a lower bound, as are the classes listed.
-    res.count = exhausted ? fixed / n : std::max(listed_classes, identity.count / n + (identity.count % n != 0));
+    res.count = exhausted ? fixed / n : std::max(listed_classes, at_least(identity.count));
     res.exhausted = exhausted;
     res.symmetries = static_cast<int>(n);
     res.seconds = elapsed();

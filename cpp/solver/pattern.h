@@ -36,7 +36,8 @@ struct PatternOptions {
     int threads = 1;                             // counting only: threads sharing the subtrees
     long long node_limit = 0;                    // nodes (per thread, in steps of 4096); 0: none
     PatternProgress* progress = nullptr;         // where a caller watches (may be null)
-    // Internal: a unique listing stops once max_stored classes are kept (their count is known).
+    // Internal: a unique listing that stops once max_stored classes are kept (the classes are
+    // then counted apart, by their symmetries' fixed covers).
     bool stop_when_stored = false;
 
     // Pure counting: no solution is kept, so equal subproblems may share their counts.

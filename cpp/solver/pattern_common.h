@@ -192,6 +192,31 @@ private:
     std::size_t used_ = 0;
 };
 
+// The placement that a cell map (a symmetry of the region) sends placement `id` to; -1 when the
+// image is no placement.
+inline int placement_image(const MoveTable& t, int id, const std::vector<int>& map) {
+    const Placement& pl = t.placement(id);
+    int cells[kMaxPieceSize];
+    for (int i = 0; i < pl.size; ++i) cells[i] = map[pl.cells[i]];
+    return t.find(cells, pl.size);
+}
+
+// Placement ids back to the local placements of a puzzle (-1: none inside the region).
+class LocalPlacements {
+public:
+    explicit LocalPlacements(const LocalPuzzle& lp) {
+        for (int q = 0; q < static_cast<int>(lp.ids.size()); ++q) by_id_.emplace_back(lp.ids[q], q);
+        std::sort(by_id_.begin(), by_id_.end());
+    }
+    int of(int id) const {
+        const auto it = std::lower_bound(by_id_.begin(), by_id_.end(), std::pair<int, int>{id, -1});
+        return id >= 0 && it != by_id_.end() && it->first == id ? it->second : -1;
+    }
+
+private:
+    std::vector<std::pair<int, int>> by_id_;  // (placement id, local placement), sorted
+};
+
 // Counting on several threads: every thread walks the same top of the tree (deterministic, no
 // memo there) and searches only the subtrees at `depth` whose tickets it drew, in DFS order.
 struct SplitShare {
@@ -274,12 +299,7 @@ protected:
             std::vector<std::uint16_t> best;
             for (const auto& map : syms_) {
                 std::vector<std::uint16_t> img;
-                for (int id : path_) {
-                    const Placement& pl = t_.placement(id);
-                    int cells[kMaxPieceSize];
-                    for (int i = 0; i < pl.size; ++i) cells[i] = map[pl.cells[i]];
-                    img.push_back(static_cast<std::uint16_t>(t_.find(cells, pl.size)));
-                }
+                for (int id : path_) img.push_back(static_cast<std::uint16_t>(placement_image(t_, id, map)));
                 std::sort(img.begin(), img.end());
                 if (best.empty() || img < best) best = img;
             }
@@ -344,22 +364,16 @@ inline RootOrbits root_orbits(const MoveTable& t, const LocalPuzzle& lp, const s
     if (maps.size() < 2) return out;
     const int np = static_cast<int>(lp.ids.size());
     const int pieces = static_cast<int>(lp.copies.size());
-    std::vector<std::pair<int, int>> local;  // (placement id, local placement), sorted
-    for (int q = 0; q < np; ++q) local.emplace_back(lp.ids[q], q);
-    std::sort(local.begin(), local.end());
+    const LocalPlacements local(lp);
     std::vector<int> orbit(np, -1), weight(np, 0), reps(pieces, 0), total(pieces, 0);
     for (int q = 0; q < np; ++q) {
         ++total[lp.piece[q]];
         if (lp.copies[lp.piece[q]] != 1 || orbit[q] >= 0) continue;
         ++reps[lp.piece[q]];
-        const Placement& pl = t.placement(lp.ids[q]);
         for (const auto& map : maps) {
-            int cells[kMaxPieceSize];
-            for (int i = 0; i < pl.size; ++i) cells[i] = map[pl.cells[i]];
-            const int img = t.find(cells, pl.size);
-            const auto it = std::lower_bound(local.begin(), local.end(), std::pair<int, int>{img, -1});
-            if (img >= 0 && it != local.end() && it->first == img && orbit[it->second] < 0) {
-                orbit[it->second] = q;
+            const int r = local.of(placement_image(t, lp.ids[q], map));
+            if (r >= 0 && orbit[r] < 0) {
+                orbit[r] = q;
                 ++weight[q];
             }
         }
@@ -382,13 +396,7 @@ inline RootOrbits root_orbits(const MoveTable& t, const LocalPuzzle& lp, const s
 inline std::vector<std::vector<int>> placement_orbits(const MoveTable& t, const LocalPuzzle& lp,
                                                       const std::vector<int>& map) {
     const int np = static_cast<int>(lp.ids.size());
-    std::vector<std::pair<int, int>> local;  // (placement id, local placement), sorted
-    for (int q = 0; q < np; ++q) local.emplace_back(lp.ids[q], q);
-    std::sort(local.begin(), local.end());
-    auto local_of = [&](int id) {
-        const auto it = std::lower_bound(local.begin(), local.end(), std::pair<int, int>{id, -1});
-        return id >= 0 && it != local.end() && it->first == id ? it->second : -1;
-    };
+    const LocalPlacements local(lp);
     std::vector<std::vector<int>> orbits(np);
     for (int q = 0; q < np; ++q) {
         std::vector<int> orbit{q};
@@ -398,13 +406,10 @@ inline std::vector<std::vector<int>> placement_orbits(const MoveTable& t, const 
         int cur = lp.ids[q];
         bool ok = true, closed = false;
         for (int step = 0; step < kNumSymmetries && ok && !closed; ++step) {  // (a symmetry's order is at most 6)
-            const Placement& pl = t.placement(cur);
-            int img[kMaxPieceSize];
-            for (int i = 0; i < pl.size; ++i) img[i] = map[pl.cells[i]];
-            cur = t.find(img, pl.size);
+            cur = placement_image(t, cur, map);
             closed = cur == lp.ids[q];
             if (closed) break;
-            const int r = local_of(cur);
+            const int r = local.of(cur);
             if (r < 0) {
                 ok = false;
                 break;
