@@ -65,6 +65,8 @@ public:
     // Marked out: set when the turn passes a colour with no move (set_to_move marks every such
     // colour at once), so a colour not yet passed may have no move and not be marked.
     bool is_out(int c) const { return out_ >> c & 1; }
+    // Out or not, whether it can still move (what a caller asks; the search reads the flag).
+    bool cannot_move(int c) const { return is_out(c) || !has_move(c); }
     bool is_over() const { return (out_ & rules_.colours) == rules_.colours; }
     int to_move() const { return to_move_; }
     int num_moves() const { return num_moves_; }
