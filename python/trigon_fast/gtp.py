@@ -203,7 +203,7 @@ class GtpEngine:
         self.last_value = None if v != v else v
         if v != v:  # NaN: a forced move played unsearched, or a limit too small for one simulation
             self._no_value = ("no search value: the last search had one legal move and played it unsearched"
-                              if getattr(result, "forced", False) else
+                              if result.forced else
                               "no search value: the last search ran no simulations (its time limit is too short "
                               "for one)")
         return result
@@ -476,8 +476,8 @@ class GtpEngine:
         elif key == "fixed_simulations":
             self.fixed_simulations = _int_arg(value, "fixed_simulations", 0, _args.MAX_COUNT)
         elif key == "time":
-            t = float(value) if _DECIMAL.fullmatch(value) else -1.0
-            if not 0 <= t <= _MAX_TIME:  # (also inf, from 1e999)
+            t = _decimal(value)
+            if t is None or not 0 <= t <= _MAX_TIME:
                 raise GtpError(f"time must be a number of seconds 0..{_MAX_TIME:.0f} (0: the level decides), "
                                f"not '{value}'")
             self.move_time = t + 0.0  # -0 reads back as 0
@@ -488,9 +488,10 @@ class GtpEngine:
         elif key in _PENTOBI_BOOLS:
             self.ignored_params[key] = str(int(_bool_arg(value, key)))
         elif key in _PENTOBI_NUMBERS:
-            if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
+            number = _decimal(value)
+            if number is None:
                 raise GtpError(f"{key} must be a number, not '{value}'")
-            self.ignored_params[key] = f"{float(value) + 0.0:g}"
+            self.ignored_params[key] = f"{number + 0.0:g}"
         # Rule keys start a new game, as set_game does.
         elif key == "alternate_rule":
             self._new_game(v.with_alternate_rule(_bool_arg(value, key)))
@@ -584,6 +585,14 @@ def _n_args(args: Sequence[str], n: int) -> None:
         raise GtpError("missing argument")
     if len(args) > n:
         raise GtpError("too many arguments")
+
+
+def _decimal(word: str) -> Optional[float]:
+    """A GTP number (ASCII decimal) as a finite float, or None (also for 1e999: infinite)."""
+    if not _DECIMAL.fullmatch(word):
+        return None
+    number = float(word)
+    return number if math.isfinite(number) else None
 
 
 def _int_arg(word: str, what: str, minimum: Optional[int] = None, maximum: Optional[int] = None) -> int:

@@ -201,18 +201,26 @@ def _region_cells(region: Region, side: int) -> List[int]:
             if idx < 0:
                 raise SolverError(f"{c!r} is not a cell of the side-{side} board")
         else:
-            try:
-                if isinstance(c, bool):  # (True is not cell 1)
-                    raise TypeError
-                idx = operator.index(c)
-            except TypeError:
-                raise SolverError(f"region cells must be cell names or integer indices, not {c!r}") from None
+            index = _integer_or_none(c)
+            if index is None:
+                raise SolverError(f"region cells must be cell names or integer indices, not {c!r}")
+            idx = index
             if not 0 <= idx < b.num_cells:
                 raise SolverError(f"cell index {c!r} out of range")
         cells.append(idx)
     if len(set(cells)) != len(cells):
         raise SolverError("a region cell is given twice")
     return cells
+
+
+def _integer_or_none(value: object) -> Optional[int]:
+    """``value`` as an int (numpy's too), or None for anything else, True and False included."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _piece_counts(pieces: Optional[Pieces]) -> List[int]:
@@ -241,10 +249,7 @@ def _counts_of(pieces: Union[Iterable[PieceLike], Mapping[PieceLike, IntLike]]) 
             idx = piece_index(p)
         except ValueError as e:
             raise SolverError(str(e)) from None
-        try:  # integers only: 1.5, "3" or True copies are mistakes, not 1, 3 and 1
-            count = None if isinstance(n, bool) else operator.index(n)
-        except TypeError:
-            count = None
+        count = _integer_or_none(n)  # 1.5, "3" or True copies are mistakes, not 1, 3 and 1
         if count is None:
             raise SolverError(f"piece counts must be integers, not {n!r}")
         n = count

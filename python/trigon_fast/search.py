@@ -275,9 +275,7 @@ class Engine:
     def _check_knob(cls, name: str, value: Any) -> Any:
         spec = cls._KNOBS[name]
         if spec is bool:
-            if not isinstance(value, (bool, np.bool_)):
-                raise TrigonError(f"{name} must be True or False, not {value!r}")
-            return bool(value)
+            return _args.flag(name, value)
         kind, lo, hi = spec
         if kind is int:
             return _args.integer(name, value, lo, hi)

@@ -166,8 +166,7 @@ def _check_options(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     count = _args.integer("count", count, 1, 2**31 - 1, SolverError)
     triangle_last = _args.flag("triangle_last", triangle_last, SolverError)
     restart_nodes = _args.integer("restart_nodes", restart_nodes, 0, _args.MAX_COUNT, SolverError)
-    if callback is not None and not callable(callback):
-        raise SolverError(f"callback must be callable, not {callback!r}")
+    _args.progress_callback(callback, _stats, [], SolverError)  # (refuses one that is not callable)
     return base, _fixed_start_cells(base, start_cells), count, triangle_last, restart_nodes
 
 
@@ -379,11 +378,10 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     batch = _args.integer("batch", batch, 1, 100_000, SolverError)
     seed = _args.seed(seed, SolverError)
     _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
-    _args.flag("triangle_last", triangle_last, SolverError)
     # Checked now, and a copy of the game taken now: later rounds solve the game as it was at
     # the call, whatever the caller plays on it meanwhile.
-    base = _start_game(variant, alternate_rule, colours, game)
-    _fixed_start_cells(base, start_cells)
+    base = _check_options(variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
+                          game=game, triangle_last=triangle_last)[0]
     options: Dict[str, Any] = dict(start_cells=start_cells, threads=threads, triangle_last=triangle_last)
     if game is None:
         options["variant"] = base.variant

@@ -45,7 +45,7 @@ class Colour(enum.IntEnum):
                 return cls[value.strip().upper()]
             except KeyError:
                 raise TrigonError(f"unknown colour {value!r}; use blue, yellow, red, green or 0..3") from None
-        return cls(_args.integer("a colour (a Colour, a name or an index)", value, 0, 3, TrigonError))
+        return cls(_args.integer("a colour (a Colour, a name or an index)", value, 0, 3))
 
     @property
     def gtp(self) -> str:
@@ -107,11 +107,11 @@ class Variant:
         if self.kind not in _KINDS:
             raise TrigonError(f"unknown variant kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
         for name in ("alternate_rule", "pentobi_compatible"):
-            object.__setattr__(self, name, _args.flag(name, getattr(self, name), TrigonError))
+            object.__setattr__(self, name, _args.flag(name, getattr(self, name)))
         if self.side_override is not None:
             if self.kind != "solo":
                 raise TrigonError("side can be chosen (8 or 9) only for a solo game")
-            side = _args.side(self.side_override, TrigonError)
+            side = _args.side(self.side_override)
             object.__setattr__(self, "side_override", None if side == 9 else side)  # 9: the default board
         if self.colours_override is not None:
             if self.kind != "solo":

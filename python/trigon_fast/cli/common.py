@@ -229,12 +229,11 @@ def _option_value(text: str) -> Any:
 
 # Arguments of the search call that the command sets itself (or that only Python can give):
 # passed on as knobs they clashed with its own (a TypeError and a traceback).
+_FOR_PYTHON = "callbacks are for Python callers (trigon_fast.analyse), not engine specs"
 _RESERVED_OPTIONS = {
     "seed": "the seed of each search comes from the command's --seed (each game and move its own)",
     "game": "the game is the one being played, not an option",
-    "callback": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
-    "callback_every": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
-    "callback_simulations": "callbacks are for Python callers (trigon_fast.analyse), not engine specs",
+    "callback": _FOR_PYTHON, "callback_every": _FOR_PYTHON, "callback_simulations": _FOR_PYTHON,
 }
 
 

@@ -68,14 +68,18 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
                     else "no engine plays")  # (--engine none: the engine's spec would name one that never moves)
     click.echo(f"{variant_title(v)}: you play {', '.join(colour_name(c) for c in humans) or 'nothing'}, "
                f"{engine_plays}. Type help for commands.")
+    def save() -> None:
+        if save_path:
+            save_record(game, save_path)
+            click.echo(f"saved {save_path}")
+
     try:
         _play_loop(game, engine, rng, computer, max_moves)
     except KeyboardInterrupt:
         if not save_path:
             raise
         # Ctrl-C (an engine v engine game, most often): keep what was played, as --save promises
-        save_record(game, save_path)
-        click.echo(f"saved {save_path}")
+        save()
         interrupted_exit(f"the game so far ({len(game.history)} placements) is saved")
     if game.is_over:
         click.echo(str(game))
@@ -83,9 +87,7 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
         click.echo("game over: " + ("draw between " if len(winners) > 1 else "winner ") + ", ".join(winners))
         for line in scores_lines(game):
             click.echo(line)
-    if save_path:
-        save_record(game, save_path)
-        click.echo(f"saved {save_path}")
+    save()
 
 
 def _play_loop(game: Game, engine: Engine, rng: random.Random, computer: Sequence[int], max_moves: Optional[int]) -> None:
