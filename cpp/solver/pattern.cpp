@@ -235,29 +235,32 @@ PreparedPattern::PreparedPattern(int side, const std::vector<int>& cells, const 
             const auto [first, last] = t.anchored(c, p);
             candidates += static_cast<std::size_t>(last - first);
         }
-    lp.ids.reserve(candidates);
-    lp.piece.reserve(candidates);
-    lp.cells.reserve(candidates);
-    Bitboard coverable;
+    lp.ids.resize(candidates);
+    lp.piece.resize(candidates);
+    lp.cells.resize(candidates);
+    std::vector<char> coverable(lp.cell_of.size(), 0);  // local cells some placement covers
+    std::size_t np = 0;
     for (int c : lp.cell_of)
         for (int p : lp.piece_of)
             for (auto [id, last] = t.anchored(c, p); id < last; ++id) {
                 const Placement& pl = t.placement(id);
-                std::array<std::int16_t, kMaxPieceSize> lc;
-                lc.fill(-1);
+                // (written in place, cell by cell: a copy of a whole array just written so stalls)
+                auto& lc = lp.cells[np];
                 bool inside = true;
                 for (int i = 0; i < pl.size && inside; ++i) inside = (lc[i] = local[pl.cells[i]]) >= 0;
                 if (!inside) continue;
-                lp.ids.push_back(static_cast<std::uint16_t>(id));
-                lp.piece.push_back(static_cast<std::uint8_t>(local_piece[p]));
-                lp.cells.push_back(lc);
-                coverable |= t.cells_mask(id);
+                for (int i = pl.size; i < kMaxPieceSize; ++i) lc[i] = -1;
+                for (int i = 0; i < pl.size; ++i) coverable[lc[i]] = 1;
+                lp.ids[np] = static_cast<std::uint16_t>(id);
+                lp.piece[np] = static_cast<std::uint8_t>(local_piece[p]);
+                ++np;
             }
-    Bitboard uncovered = region - coverable;
-    if (uncovered.any()) {
-        int c = -1;
-        uncovered.for_each([&](int x) { if (c < 0) c = x; });
-        P.impossible = "no piece fits on cell " + geo.cell_name(c);
+    lp.ids.resize(np);
+    lp.piece.resize(np);
+    lp.cells.resize(np);
+    // (local cells ascend with board cells: the first one uncovered is the lowest)
+    if (const auto gap = std::find(coverable.begin(), coverable.end(), 0); gap != coverable.end()) {
+        P.impossible = "no piece fits on cell " + geo.cell_name(lp.cell_of[gap - coverable.begin()]);
         done();
         return;
     }

@@ -46,33 +46,37 @@ struct LocalPuzzle {
 // whose placements span the fewest ranks: a thin frontier, few shapes of uncovered set.
 inline std::vector<int> sweep_rank(const Geometry& geo, const LocalPuzzle& lp) {
     const int n = static_cast<int>(lp.cell_of.size());
-    std::vector<int> best;
-    long long best_span = -1;
+    // Lines of the lattice: b (board rows), a, and a + b; the position along a line breaks ties.
+    // (Sweeping a direction backwards gives the same spans, so three are enough.) Each sort key
+    // packs (line, along, up or down, local cell) into one integer.
+    std::vector<std::array<int, 3>> rank(n);
+    std::vector<std::uint64_t> key(n);
     for (int dir = 0; dir < 3; ++dir) {
-        // Lines of the lattice: b (board rows), a, and a + b; the position along a line breaks
-        // ties. (Sweeping a direction backwards gives the same spans, so three are enough.)
-        std::vector<std::array<int, 3>> key(n);
         for (int c = 0; c < n; ++c) {
             const LatticeCell& L = geo.lattice(lp.cell_of[c]);
             const int line = dir == 0 ? L.b : dir == 1 ? L.a : L.a + L.b;
             const int along = dir == 0 ? L.a : dir == 1 ? -L.b : L.b;
-            key[c] = {line, along, L.t};
+            // (lattice coordinates of a board lie well within +-1024; local cells below 2^10)
+            key[c] = ((static_cast<std::uint64_t>(line + 2048) << 13 | static_cast<std::uint64_t>(along + 2048)) << 1 |
+                      static_cast<std::uint64_t>(L.t)) << 10 | static_cast<std::uint64_t>(c);
         }
-        std::vector<int> order(n);
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(), [&](int x, int y) { return key[x] < key[y]; });
-        std::vector<int> rank(n);
-        for (int i = 0; i < n; ++i) rank[order[i]] = i;
-        long long span = 0;
-        for (const auto& cells : lp.cells) {
-            int lo = n, hi = -1;
-            for (int c : cells)
-                if (c >= 0) lo = std::min(lo, rank[c]), hi = std::max(hi, rank[c]);
-            span += hi - lo;
-        }
-        if (best_span < 0 || span < best_span) best_span = span, best = rank;
+        std::sort(key.begin(), key.end());
+        for (int i = 0; i < n; ++i) rank[key[i] & 1023][dir] = i;
     }
-    return best;
+    // The three spans in one pass over the placements.
+    long long span[3] = {0, 0, 0};
+    for (const auto& cells : lp.cells) {
+        int lo[3] = {n, n, n}, hi[3] = {-1, -1, -1};
+        for (int c : cells) {
+            if (c < 0) break;
+            for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], rank[c][d]), hi[d] = std::max(hi[d], rank[c][d]);
+        }
+        for (int d = 0; d < 3; ++d) span[d] += hi[d] - lo[d];
+    }
+    const int best = span[1] < span[0] ? (span[2] < span[1] ? 2 : 1) : (span[2] < span[0] ? 2 : 0);
+    std::vector<int> out(n);
+    for (int c = 0; c < n; ++c) out[c] = rank[c][best];
+    return out;
 }
 
 // Renumbers the local cells along the best sweep and the placements by their lowest cell: the
@@ -86,29 +90,29 @@ inline void number_along_sweep(const Geometry& geo, LocalPuzzle& lp) {
     for (int c = 0; c < n; ++c) cell_of[rank[c]] = lp.cell_of[c];
     std::vector<int> low(np, n);
     for (int q = 0; q < np; ++q)
-        for (auto& c : lp.cells[q])
-            if (c >= 0) {
-                c = static_cast<std::int16_t>(rank[c]);
-                low[q] = std::min(low[q], static_cast<int>(c));
-            }
+        for (int c : lp.cells[q])
+            if (c >= 0) low[q] = std::min(low[q], rank[c]);
     // By lowest cell, then piece: the order the frontier search walks (a counting sort, stable).
     const int pieces = static_cast<int>(lp.piece_of.size());
     std::vector<int> first(static_cast<std::size_t>(n) * pieces + 1, 0);
     for (int q = 0; q < np; ++q) ++first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q] + 1];
     for (std::size_t k = 1; k < first.size(); ++k) first[k] += first[k - 1];
-    std::vector<int> order(np);
-    for (int q = 0; q < np; ++q) order[first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q]]++] = q;
     LocalPuzzle out;
     out.cell_of = std::move(cell_of);
-    out.piece_of = lp.piece_of;
-    out.copies = lp.copies;
-    out.ids.reserve(np);
-    out.piece.reserve(np);
-    out.cells.reserve(np);
-    for (int q : order) {
-        out.ids.push_back(lp.ids[q]);
-        out.piece.push_back(lp.piece[q]);
-        out.cells.push_back(lp.cells[q]);
+    out.piece_of = std::move(lp.piece_of);
+    out.copies = std::move(lp.copies);
+    out.ids.resize(np);
+    out.piece.resize(np);
+    out.cells.resize(np);
+    for (int q = 0; q < np; ++q) {
+        const int to = first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q]]++;
+        out.ids[to] = lp.ids[q];
+        out.piece[to] = lp.piece[q];
+        // (renumbered while copied: cells written one by one and read back whole would stall)
+        for (int i = 0; i < kMaxPieceSize; ++i) {
+            const int c = lp.cells[q][i];
+            out.cells[to][i] = static_cast<std::int16_t>(c >= 0 ? rank[c] : -1);
+        }
     }
     lp = std::move(out);
 }

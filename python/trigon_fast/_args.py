@@ -34,6 +34,8 @@ IntLike = Union[int, np.integer]
 
 def integer(name: str, value: object, lo: int, hi: int, error: Type[ValueError] = TrigonError) -> int:
     """``value`` as an int in lo..hi, else ``error`` naming ``name``."""
+    if type(value) is int and lo <= value <= hi:  # (the common case, without a call)
+        return value
     try:
         n = operator.index(cast(SupportsIndex, value))
     except TypeError:
@@ -103,9 +105,16 @@ def seconds(name: str, value: object, error: Type[ValueError] = TrigonError) -> 
 
 def positive(name: str, value: object, error: Type[ValueError] = TrigonError, unit: str = "") -> float:
     """A finite number > 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+    if type(value) is float and 0 < value < math.inf:  # (the common case, in one test)
+        return value
+    try:  # (an int too big for a float is no finite number of seconds either)
+        ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value) \
+            and cast(float, value) > 0
+    except OverflowError:
+        ok = False
+    if not ok:
         raise error(f"{name} must be a positive number{unit}, not {value!r}")
-    return float(value)
+    return float(value)  # type: ignore[arg-type]
 
 
 def real(name: str, value: object, lo: float, hi: float, error: Type[ValueError] = TrigonError) -> float:

@@ -181,7 +181,7 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
 
 def _region_cells(region: Region, side: int) -> List[int]:
     b = board(side)
-    if isinstance(region, (list, tuple)) and region and all(type(c) is int for c in region):
+    if isinstance(region, (list, tuple)) and region and set(map(type, region)) == {int}:
         # The common case (indices, as parse_region returns them), checked in one pass of builtins.
         if min(region) >= 0 and max(region) < b.num_cells and len(set(region)) == len(region):
             return list(region)
@@ -343,9 +343,8 @@ class PatternPuzzle:
         max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
         all_solutions, unique = _check_switches(all_solutions, unique)
         ctrl_c: List[bool] = []
-        out = self._prepared.solve(all_solutions=all_solutions, unique=unique,
-                                   max_stored=max_solutions, time_limit=float(time_limit), method=method,
-                                   threads=threads, callback=_watch(callback, ctrl_c))
+        out = self._prepared.solve(all_solutions, unique, max_solutions, float(time_limit), method, threads,
+                                   _watch(callback, ctrl_c))
         return _result(out, self._cells, self.side, ctrl_c)
 
     def __repr__(self) -> str:
@@ -400,9 +399,9 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     raised: List[BaseException] = []
     watch = _watch(callback, ctrl_c, raised)
     try:
-        out = _core.solve_pattern(side, cells, counts, all_solutions=all_solutions, unique=unique,
-                                  max_stored=max_solutions, time_limit=float(time_limit), method=method,
-                                  threads=threads, callback=watch)
+        # (positional: a small puzzle is solved in microseconds, and keywords cost one of them)
+        out = _core.solve_pattern(side, cells, counts, all_solutions, unique, max_solutions, float(time_limit),
+                                  method, threads, watch)
     except ValueError as e:  # what the checks above let through and the core refuses
         if raised:  # (the callback's own error, not the core's)
             raise
