@@ -79,14 +79,16 @@ def check_one(data: bytes) -> None:
     unique = fdp.ConsumeBool()
     method = ("auto", "frontier", "mrv")[fdp.ConsumeIntInRange(0, 2)]
     max_solutions = fdp.ConsumeIntInRange(0, 4)
+    first = fdp.ConsumeIntInRange(1, 4)
     prepared = fdp.ConsumeBool()
     try:
         if prepared:
             p = tf.PatternPuzzle(region, pieces, side=side)
-            r = p.solve(all_solutions, unique=unique, max_solutions=max_solutions, time_limit=0.05, method=method)
+            r = p.solve(all_solutions, unique=unique, max_solutions=max_solutions, time_limit=0.05, method=method,
+                        first=first)
         else:
             r = tf.solve_pattern(region, pieces, all_solutions, unique=unique, max_solutions=max_solutions,
-                                 time_limit=0.05, side=side, method=method)
+                                 time_limit=0.05, side=side, method=method, first=first)
     except ValueError:
         return
     cells = set(r.region)
@@ -94,6 +96,8 @@ def check_one(data: bytes) -> None:
     if r.impossible:
         assert r.count == 0 and not r.solutions and r.exhausted, r
     assert len(r.solutions) <= max(r.count, 0) and len(r.solutions) <= max_solutions, r
+    if not all_solutions:  # stopped at the first `first` (found one by one: never past them)
+        assert r.count <= first and (r.count == first or r.exhausted or r.interrupted or r.seconds >= 0.04), r
     want = _asked_counts(pieces)
     for sol in r.solutions:
         covered = [c for m in sol for c in m.cell_indices]

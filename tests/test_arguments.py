@@ -208,9 +208,11 @@ def test_range_errors_say_which_end():
 
 def test_iter_solutions_checks_its_options_at_the_call():
     for kwargs in (dict(threads=0), dict(time_limit=-1), dict(batch=0), dict(seed=-1),
-                   dict(start_cells={"blue": "a1"}), dict(colours=["purple"]), dict(game="not a game")):
+                   dict(start_cells={"blue": "a1"}), dict(colours=["purple"])):
         with pytest.raises(ValueError):
             tf.iter_solutions(**kwargs)  # no next(): the generator is not started
+    with pytest.raises(TypeError):
+        tf.iter_solutions(game="not a game")
 
 
 def test_piece_lists_as_a_comma_separated_string():
@@ -296,10 +298,22 @@ def test_a_searcher_refuses_a_node_budget_past_its_indices_and_keeps_its_tree():
     lambda x: tf.render.game_svg(x),
     lambda x: tf.render.pieces_left_svg(x),
     lambda x: tf.render.solution_svg(x),
+    lambda x: tf.can_place_all(x),
+    lambda x: tf.max_placeable(x, 0),
+    lambda x: tf.analyse(x),
+    lambda x: tf.best_move(x),
 ])
 def test_another_type_where_a_game_goes_is_a_type_error(call):
     # These raised AttributeError ('str' object has no attribute '__dict__' / 'board' / 'game');
     # the README: "an argument of another type altogether ... is a TypeError".
     for wrong in ("game.blksgf", None, tf.Variant.FOUR_PLAYER):
         with pytest.raises(TypeError, match=type(wrong).__name__):
+            call(wrong)
+
+
+@pytest.mark.parametrize("call", [lambda x: tf.solve_solo(game=x, time_limit=1), lambda x: tf.iter_solutions(game=x)])
+def test_another_type_where_a_solo_game_goes_is_a_type_error(call):
+    # (None is no game there: the empty board of the variant asked for)
+    for wrong in ("game.blksgf", tf.Variant.FOUR_PLAYER, 5):
+        with pytest.raises(TypeError, match=f"game must be a Game, not {type(wrong).__name__}"):
             call(wrong)

@@ -180,6 +180,20 @@ def test_pattern_counts_and_draws(tmp_path):
     assert u.returncode == 0 and "symmetry classes: 2 (exact)" in u.stdout and "aaa" not in u.stdout
 
 
+def test_pattern_show_n_draws_n_without_counting():
+    # --show 3 drew one solution unless --count was given too (the search stopped at the first).
+    r = run_in_process(["pattern", "-", "--pieces", "V,P6,F,A6", "--show", "3"], input=HEXAGON)
+    assert r.exit_code == 0, r.output
+    body = r.stdout.split("\n", 1)[1]
+    drawings = [d for d in body.split("\n\n") if d.strip() and "nodes" not in d]
+    assert len(drawings) == 3 and len(set(drawings)) == 3
+    assert "solutions" not in r.stdout  # no count asked for, none claimed
+    more = run_in_process(["pattern", "-", "--pieces", "V,P6,F,A6", "--show", "30"], input=HEXAGON)
+    assert more.exit_code == 0 and "\n24 solutions in all\n" in more.stdout, more.output
+    classes = run_in_process(["pattern", "-", "--pieces", "V,P6,F,A6", "--show", "5", "--unique"], input=HEXAGON)
+    assert classes.exit_code == 0 and "symmetry classes: 2 (exact)" in classes.stdout
+
+
 def test_pattern_impossible_and_unsolvable():
     r = trigon("pattern", "-", input="xxxxxx\nxxxxxx\n")
     assert r.returncode == 0 and "no solution: area mismatch" in r.stdout
@@ -584,7 +598,7 @@ def test_exact_no_not_proven_and_colours(tmp_path):
     while len(at48.history) > 48:
         at48.undo()
     r = run_in_process(["exact", str(rec), "--move", "48", "--max", "--out", str(tmp_path / "none.blksgf")])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # the answer, and no file: a script must not take it as written
     total = sum(_triangles_left(at48, c) for c in range(4))
     assert f"pieces left: blue 10, yellow 10, red 10, green 10 ({total} triangles)" in r.stdout
     assert "no: proven by exhaustive search" in r.stdout
@@ -593,6 +607,9 @@ def test_exact_no_not_proven_and_colours(tmp_path):
         assert m.proven
         assert f"{name} alone: exactly {m.triangles} of its {_triangles_left(at48, c)} triangles" in r.stdout
     assert "no layout to save: the answer is no" in r.output and not (tmp_path / "none.blksgf").exists()
+    nothing = run_in_process(["exact", str(rec), "--move", "40", "--exhaustive", "--node-limit", "50", "--svg",
+                              str(tmp_path / "none.svg")])
+    assert nothing.exit_code == 1 and "none was looked for" in nothing.output and not (tmp_path / "none.svg").exists()
     # A node limit of the exhaustive search alone: not proven, the same on every run.
     args = ["exact", str(rec), "--move", "40", "--exhaustive", "--node-limit", "50", "--json"]
     first, again = run_in_process(args), run_in_process(args)
@@ -703,3 +720,21 @@ def test_play_survives_odd_input_and_keeps_the_game(tmp_path):
     assert "100000 characters" in r.stdout
     assert tf.read_blksgf((tmp_path / "kept.blksgf").read_text()).game().history[0][1] == \
         tf.Move.from_str("q15,r15,p16,q16,o17,p17")
+
+
+def test_a_new_users_mistakes_get_a_clear_answer(tmp_path):
+    # Found by a read-only review going through the README and the docs as a new user.
+    twice = run_in_process(["match", "--engine", "greedy", "--engine", "level=1,level=2", "--games", "2"])
+    assert twice.exit_code == 2 and "option 'level' given twice" in twice.output
+    colours = run_in_process(["solve", "--colours", "blue,blue", "--time-limit", "1"])
+    assert colours.exit_code == 2 and "blue given twice" in colours.output and "--colours" in colours.output
+    none = run_in_process(["solve", "--colours", "none"])
+    assert none.exit_code == 2 and "--colours" in none.output and "no colours to place" in none.output
+    variant = run_in_process(["match", "--engine", "greedy", "--engine", "random", "--variant", "five"])
+    assert variant.exit_code == 2 and "use four, two, three or teams" in variant.output and "solo" not in variant.output
+    level = run_in_process(["play", "--opponent", "greedy", "--level", "5"], input="quit\n")
+    assert level.exit_code == 2 and "put level=N in its spec" in level.output
+    saved = run_in_process(["play", "--opponent", "greedy"],
+                           input=f"save {tmp_path / 'nodir' / 'x.blksgf'}\nsvg {tmp_path / 'nodir' / 'x.svg'}\nquit\n")
+    assert saved.exit_code == 0 and saved.stdout.count("there is no folder") == 2, saved.output
+    assert "Errno" not in saved.stdout

@@ -146,6 +146,15 @@ def test_pattern_counts_match_brute_force(picture, pieces):
         assert first.count == (1 if expected else 0), method
         if expected:
             assert frozenset((m.piece_index, frozenset(m.cell_indices)) for m in first.solutions[0]) in set(expected)
+        # The first n, distinct (classes with unique); all of them, and exhausted, when n is more.
+        for n in (2, 3, max(len(expected), 1), len(expected) + 1):
+            some = tf.solve_pattern(region, pieces=pieces, method=method, first=n)
+            got = [frozenset((m.piece_index, frozenset(m.cell_indices)) for m in s) for s in some.solutions]
+            assert some.count == len(got) == min(n, len(expected)) and set(got) <= set(expected), (method, n)
+            assert len(set(got)) == len(got)
+            assert some.exhausted == (n > len(expected)), (method, n)
+            kinds = tf.solve_pattern(region, pieces=pieces, method=method, first=n, unique=True)
+            assert kinds.count == len(kinds.solutions) == min(n, len(classes)), (method, n)
     # Prepared once, solved again and again with other options: the same answers.
     puzzle = tf.PatternPuzzle(region, pieces=pieces)
     for _ in range(2):
@@ -155,6 +164,7 @@ def test_pattern_counts_match_brute_force(picture, pieces):
             assert r.exhausted and got == set(expected), method
             assert puzzle.solve(all_solutions=True, max_solutions=0, method=method, threads=2).count == len(expected)
             assert puzzle.solve(all_solutions=True, unique=True, method=method).count == len(classes)
+            assert puzzle.solve(first=2, method=method).count == min(2, len(expected))
 
 
 def test_some_pattern_has_solutions():

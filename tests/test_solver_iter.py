@@ -87,3 +87,13 @@ def test_iter_solutions_in_rounds_of_one():
     # batch=1 made each round's solve_solo return one Solution, not a list: a TypeError.
     keys = [s.key for s in itertools.islice(tf.iter_solutions(seed=3, batch=1), 3)]
     assert len(set(keys)) == 3
+
+
+def test_the_time_limit_runs_from_the_first_next():
+    # It ran from the call: a caller that set up its output first (the CLI's progress bar) got
+    # nothing with a short limit.
+    import time
+    it = tf.iter_solutions(seed=1, time_limit=0.2)
+    time.sleep(0.3)
+    first = next(it)
+    assert first.complete

@@ -106,7 +106,7 @@ void bind_core(py::module_& m) {
         .def("vertex_neighbours", [](const MoveTable& t, int c) { check_cell(t.geo(), c); return t.geo().vertex_neighbours(c); })
         .def("cell_vertices", [](const MoveTable& t, int c) { check_cell(t.geo(), c); return t.geo().cell_vertices(c); })
         .def("vertex_fan", [](const MoveTable& t, int v) {
-            if (v < 0 || v >= t.geo().num_vertices()) throw py::index_error("vertex index out of range");
+            if (v < 0 || v >= t.geo().num_vertices()) throw out_of_range("vertex index", v, t.geo().num_vertices());
             return t.geo().vertex_fan(v);
         })
         .def_property_readonly("start_cells", [](const MoveTable& t) {

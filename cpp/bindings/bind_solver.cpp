@@ -28,8 +28,9 @@ std::array<int, kNumPieces> piece_counts(const std::vector<int>& counts) {
 }
 
 solver::PatternOptions pattern_options(bool all_solutions, bool unique, long long max_stored, double time_limit,
-                                       const std::string& method, int threads) {
+                                       const std::string& method, int threads, long long first) {
     if (threads < 1 || threads > 64) throw py::value_error("threads must be 1..64");
+    if (first < 1) throw py::value_error("first must be >= 1");
     if (method != "frontier" && method != "mrv" && method != "auto")
         throw py::value_error("method must be 'auto', 'frontier' or 'mrv'");
     solver::PatternOptions o;
@@ -41,6 +42,7 @@ solver::PatternOptions pattern_options(bool all_solutions, bool unique, long lon
                : method == "frontier" ? solver::PatternMethod::Frontier
                                       : solver::PatternMethod::Auto;
     o.threads = threads;
+    o.first = first;
     return o;
 }
 
@@ -311,8 +313,9 @@ void bind_solver(py::module_& m) {
         .def(
             "solve",
             [](const solver::PreparedPattern& puzzle, bool all_solutions, bool unique, long long max_stored,
-               double time_limit, const std::string& method, int threads, py::object callback, double callback_interval) {
-                auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
+               double time_limit, const std::string& method, int threads, long long first, py::object callback,
+               double callback_interval) {
+                auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads, first);
                 bool interrupted = false;
                 const auto r = solve_interruptibly(interrupted, o, callback, callback_interval,
                                                    [&](const std::atomic<bool>* stop, const solver::PatternPoll& poll) {
@@ -321,16 +324,16 @@ void bind_solver(py::module_& m) {
                 return pattern_dict(r, interrupted);
             },
             py::arg("all_solutions") = false, py::arg("unique") = false, py::arg("max_stored") = 1000,
-            py::arg("time_limit") = 60.0, py::arg("method") = "auto", py::arg("threads") = 1,
+            py::arg("time_limit") = 60.0, py::arg("method") = "auto", py::arg("threads") = 1, py::arg("first") = 1,
             py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
             "Exact cover of the prepared region (GIL released; Ctrl-C stops it). callback({'nodes', 'solutions', "
             "'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted).");
     m.def(
         "solve_pattern",
         [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
-           long long max_stored, double time_limit, const std::string& method, int threads, py::object callback,
-           double callback_interval) {
-            auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads);
+           long long max_stored, double time_limit, const std::string& method, int threads, long long first,
+           py::object callback, double callback_interval) {
+            auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads, first);
             bindings::check_side(side);
             const auto pc = piece_counts(counts);
             bool interrupted = false;
@@ -342,7 +345,7 @@ void bind_solver(py::module_& m) {
         },
         py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
         py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,
-        py::arg("method") = "auto", py::arg("threads") = 1, py::arg("callback") = py::none(),
+        py::arg("method") = "auto", py::arg("threads") = 1, py::arg("first") = 1, py::arg("callback") = py::none(),
         py::arg("callback_interval") = 0.25,
         "Exact cover of board cells by a multiset of pieces (counts per piece index); callback as PatternPuzzle.solve's.");
 

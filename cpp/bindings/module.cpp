@@ -1,6 +1,8 @@
 // The private extension trigon_fast._core: one bind_* function per area.
 #include <pybind11/pybind11.h>
 
+#include "bindings/checks.h"
+
 namespace py = pybind11;
 
 void bind_core(py::module_& m);
@@ -14,4 +16,20 @@ PYBIND11_MODULE(_core, m) {
     bind_search(m);
     bind_solver(m);
     bind_batch(m);
+    // OutOfRange as trigon_fast.errors.OutOfRangeError (found at the first one: the package
+    // imports this module first); an IndexError where the package is not there.
+    py::register_exception_translator([](std::exception_ptr raised) {
+        try {
+            if (raised) std::rethrow_exception(raised);
+        } catch (const trigon::bindings::OutOfRange& e) {
+            static PyObject* error_class = [] {
+                PyObject* errors = PyImport_ImportModule("trigon_fast.errors");
+                PyObject* cls = errors ? PyObject_GetAttrString(errors, "OutOfRangeError") : nullptr;
+                Py_XDECREF(errors);
+                if (!cls) PyErr_Clear();
+                return cls ? cls : PyExc_IndexError;  // (kept for the process's life)
+            }();
+            PyErr_SetString(error_class, e.what());
+        }
+    });
 }

@@ -28,7 +28,8 @@ struct PatternProgress {
 };
 
 struct PatternOptions {
-    bool all_solutions = false;   // false: stop at the first solution
+    bool all_solutions = false;   // false: stop once `first` solutions are found
+    long long first = 1;          // (when not all_solutions) solutions to find before stopping
     bool unique = false;          // count/list one solution per symmetry class of the region
     long long max_stored = 1000;  // solutions kept (counting goes on)
     double time_limit = 60.0;     // seconds; <= 0: none

@@ -314,7 +314,7 @@ protected:
         }
         ++res_.count;
         if (static_cast<long long>(res_.solutions.size()) < opt_.max_stored) res_.solutions.push_back(path_);
-        if (!opt_.all_solutions ||
+        if ((!opt_.all_solutions && res_.count >= opt_.first) ||
             (opt_.stop_when_stored && static_cast<long long>(res_.solutions.size()) >= opt_.max_stored))
             done_ = true;
         path_.pop_back();

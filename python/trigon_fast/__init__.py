@@ -7,7 +7,8 @@
 """
 
 from . import _core
-from .errors import ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, TrigonError
+from .errors import (ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, OutOfRangeError,
+                     TrigonError)
 from .game import Game, LegalMoves
 from .move import PIECE_NAMES, PIECE_SIZES, Move, board
 from .playout import random_game, random_games_stats
@@ -34,6 +35,7 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoves",
     "NothingToUndoError",
+    "OutOfRangeError",
     "Move",
     "PIECE_NAMES",
     "PIECE_SIZES",

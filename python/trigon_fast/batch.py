@@ -21,7 +21,6 @@ import concurrent.futures as cf
 import inspect
 import json
 import multiprocessing as mp
-import operator
 import os
 import time
 import traceback
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 import numpy as np
 
 from . import _args, _core
-from .errors import TrigonError
+from .errors import OutOfRangeError, TrigonError
 from .game import Game, _lock_of
 from .move import Move
 from .playout import start_variant as _start_variant
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BatchError",
+    "GameIndexError",
     "GameBatch",
     "RunSummary",
     "POLICIES",
@@ -61,6 +61,10 @@ IntSequence = Union[Sequence[int], np.ndarray]
 
 class BatchError(TrigonError):
     """Bad arguments to a batch function."""
+
+
+class GameIndexError(BatchError, OutOfRangeError):
+    """A game index of a batch that is not an integer in range (an ``IndexError`` too, as a list's)."""
 
 
 # -- batched self-play in C++ ------------------------------------------------------------------
@@ -103,12 +107,8 @@ class GameBatch:
     def game(self, i: int) -> Game:
         """Game ``i`` replayed as a :class:`Game` (``-1``: the last one, as in a list)."""
         n = len(self.lengths)
-        try:
-            i = operator.index(i)
-        except TypeError:
-            raise TypeError(f"a game index must be an integer, not {i!r}") from None
-        if not -n <= i < n:
-            raise IndexError(f"game index {i} out of range: the batch has {n} games")
+        if type(i) is not int or not -n <= i < n:
+            i = _args.integer(f"a game index (the batch has {_args.counted(n, 'game')})", i, -n, n - 1, GameIndexError)
         g = self.start.copy() if self.start is not None else Game(self.variant)
         for k in range(int(self.lengths[i])):
             g.play(int(self.moves[i, k]))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import operator
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -43,9 +43,9 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 
 from . import _args, _core
 from ._args import IntLike
-from .errors import GameOverError, IllegalMoveError, TrigonError
+from .errors import ColourError, GameOverError, IllegalMoveError, TrigonError
 from .game import Game
-from .move import PIECE_NAMES, board
+from .move import PIECE_NAMES, Move, board
 from .variants import Variant, VariantLike, as_variant
 
 __all__ = ["TrigonEnv", "env", "raw_env", "REWARDS", "agent_name"]
@@ -56,8 +56,9 @@ RewardFn = Callable[[Sequence[int], int], float]
 
 
 def agent_name(colour: int) -> str:
-    """Agent name of a colour: ``blue_0`` .. ``green_3``."""
-    return f"{_COLOUR_NAMES[int(colour)]}_{int(colour)}"
+    """Agent name of a colour index 0..3: ``blue_0`` .. ``green_3``."""
+    c = _args.integer("a colour index", colour, 0, 3, ColourError)
+    return f"{_COLOUR_NAMES[c]}_{c}"
 
 
 def _rank_reward(scores: Sequence[int], player: int) -> float:
@@ -264,13 +265,26 @@ class TrigonEnv(AECEnv):
             g.play(pid)
         return g
 
-    def play_moves(self, moves: Sequence[int]) -> None:
-        """Steps the agents to act through ``moves`` (placement ids), e.g. to replay a game."""
-        for pid in moves:
+    def play_moves(self, moves: Iterable[Union[IntLike, Move]]) -> None:
+        """Steps the agents to act through ``moves`` (placement ids as ``step`` takes them, or
+        :class:`trigon_fast.Move` objects), e.g. to replay a game. All or nothing: when one of
+        them cannot be played, the error says which and the env is as it was."""
+        moves = list(moves)
+        # Played on a copy first, so that a bad move late in the list leaves this env untouched.
+        trial = copy.copy(self)
+        for k, move in enumerate(moves):
             # (once every agent has taken its last step, the one selected has no entry left)
-            if self.agent_selection is None or self.terminations.get(self.agent_selection, True):
-                raise GameOverError("the game is over")
-            self.step(int(pid))
+            if trial.agent_selection is None or trial.terminations.get(trial.agent_selection, True):
+                raise GameOverError(f"the game is over before move {k} of the list")
+            if isinstance(move, Move):
+                if move.side != self.variant.side:
+                    raise IllegalMoveError(f"move {k} of the list ({move}) is for the side-{move.side} board")
+                move = move.id
+            try:
+                trial.step(move)
+            except TrigonError as e:
+                raise type(e)(f"move {k} of the list: {e}") from None
+        self.__dict__.update(trial.__dict__)
 
     def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 __all__ = ["TrigonError", "InvalidMoveError", "ColourError", "IllegalMoveError", "GameOverError", "NothingToUndoError",
-           "RecordError"]
+           "OutOfRangeError", "RecordError"]
 
 
 class TrigonError(ValueError):
@@ -31,6 +31,12 @@ class GameOverError(IllegalMoveError):
 
 class NothingToUndoError(TrigonError, IndexError):
     """``undo``/``pop`` with no move left (an ``IndexError`` too, as ``list.pop`` raises)."""
+
+
+class OutOfRangeError(TrigonError, IndexError):
+    """An index past its range: a cell, placement, colour, piece, symmetry or vertex index given
+    to a board or position, or a game of a batch (an ``IndexError`` too, as a list's). The
+    message names the index and the range."""
 
 
 class RecordError(TrigonError):

@@ -199,7 +199,7 @@ def can_place_all(game: Game, colours: Optional[Colours] = None, *, time_limit: 
     question runs (from the calling thread); returning False stops it as Ctrl-C does: the answer
     is then "not proven" and ``interrupted`` is set (a GUI's cancel button)."""
     if not isinstance(game, Game):
-        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
     game = game.copy()  # (under its lock: another thread may play on while this searches)
     _check_seconds(time_limit)
     threads = _args.integer("threads", threads, 1, _args.MAX_EXACT_THREADS, SolverError)
@@ -231,7 +231,7 @@ def max_placeable(game: Game, colour: ColourLike, *, time_limit: float = 10.0, n
     ``callback``: as :func:`can_place_all`'s (returning False stops it: the best found so far,
     not proven, ``interrupted``)."""
     if not isinstance(game, Game):
-        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
     game = game.copy()  # (under its lock: another thread may play on while this searches)
     _check_seconds(time_limit)
     nodes = _check_nodes(node_limit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import threading
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
@@ -290,8 +291,11 @@ class Game:
             return move
         if isinstance(move, str):
             return Move.from_str(move, side)
-        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-            return Move(int(move), side)
+        if not isinstance(move, (bool, np.bool_)):
+            try:  # an integer: Python's, numpy's, or anything else that is one (a 0-d array, a tensor)
+                return Move(operator.index(move), side)
+            except TypeError:
+                pass
         raise InvalidMoveError(f"cannot read a move from {type(move).__name__}")
 
     def check(self, move: MoveLike, colour: Optional[ColourLike] = None) -> Optional[str]:

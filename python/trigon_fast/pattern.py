@@ -266,13 +266,15 @@ def _check_switches(all_solutions: object, unique: object) -> Tuple[bool, bool]:
     return _args.flag("all_solutions", all_solutions, SolverError), _args.flag("unique", unique, SolverError)
 
 
-def _check_solve_options(time_limit: object, method: object, threads: object, max_solutions: object) -> int:
-    """Checks the search options; returns ``max_solutions`` as an int."""
+def _check_solve_options(time_limit: object, method: object, threads: object, max_solutions: object,
+                         first: object) -> Tuple[int, int]:
+    """Checks the search options; returns ``max_solutions`` and ``first`` as ints."""
     _check_seconds(time_limit)
     if method not in ("auto", "frontier", "mrv"):
         raise SolverError(f"method must be 'auto', 'frontier' or 'mrv', not {method!r}")
     _args.integer("threads", threads, 1, _args.MAX_EXACT_THREADS, SolverError)
-    return _args.integer("max_solutions", max_solutions, 0, _args.MAX_COUNT, SolverError)
+    return (_args.integer("max_solutions", max_solutions, 0, _args.MAX_COUNT, SolverError),
+            _args.integer("first", first, 1, _args.MAX_COUNT, SolverError))
 
 
 def _check_side(side: object) -> int:
@@ -336,14 +338,14 @@ class PatternPuzzle:
         return self._prepared.num_placements
 
     def solve(self, all_solutions: bool = False, *, unique: bool = False, max_solutions: int = 1000,
-              time_limit: float = 60.0, threads: int = 1, method: str = "auto",
+              time_limit: float = 60.0, threads: int = 1, method: str = "auto", first: int = 1,
               callback: Optional[PatternCallback] = None) -> PatternResult:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
-        max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
+        max_solutions, first = _check_solve_options(time_limit, method, threads, max_solutions, first)
         all_solutions, unique = _check_switches(all_solutions, unique)
         ctrl_c: List[bool] = []
-        out = self._prepared.solve(all_solutions, unique, max_solutions, float(time_limit), method, threads,
+        out = self._prepared.solve(all_solutions, unique, max_solutions, float(time_limit), method, threads, first,
                                    _watch(callback, ctrl_c))
         return _result(out, self._cells, self.side, ctrl_c)
 
@@ -363,21 +365,23 @@ def _prepared_puzzle(region: List[int], pieces: Dict[str, int], side: int) -> Pa
 
 def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions: bool = False, *,
                   unique: bool = False, max_solutions: int = 1000, time_limit: float = 60.0,
-                  side: int = 9, threads: int = 1, method: str = "auto",
+                  side: int = 9, threads: int = 1, method: str = "auto", first: int = 1,
                   callback: Optional[PatternCallback] = None) -> PatternResult:
     """Cover ``region`` (cells as names or indices, a comma-separated string, or a text picture)
     exactly with ``pieces`` (names or indices, repeats allowed, as a list or a comma-separated
     string, or a mapping name -> count; by
     default one colour's 22 pieces, each used once). No contact rules apply.
 
-    ``all_solutions=False`` stops at the first solution; ``True`` counts them all (``exhausted``
-    tells whether the count is exact, i.e. the search finished within ``time_limit``).
-    ``unique=True`` counts one solution per symmetry class of the region (by Burnside's lemma: the
-    solutions each symmetry of the region leaves unchanged, summed, over the number of
-    symmetries; about as fast as the plain count). It keeps one solution of each class, up to
-    ``max_solutions``, found first within half the time limit (so fewer when that half runs
-    out). Stopped early, or past 2**63 - 1 solutions, its count is a lower bound (``exhausted``
-    False). Ctrl-C stops the search and returns what was found (``interrupted``).
+    ``all_solutions=False`` stops at the first solution (or once it has found ``first`` of
+    them); ``True`` counts them all (``exhausted`` tells whether the count is exact, i.e. the
+    search finished within ``time_limit``). ``unique=True`` counts a symmetry class of the
+    region as one solution: with ``all_solutions=True`` it counts the classes (by Burnside's
+    lemma: the solutions each symmetry of the region leaves unchanged, summed, over the number
+    of symmetries; about as fast as the plain count), and keeps one solution of each class, up
+    to ``max_solutions``, found first within half the time limit (so fewer when that half runs
+    out); without, it stops at the first class (or ``first`` of them). Stopped early, or past
+    2**63 - 1 solutions, a count is a lower bound (``exhausted`` False). Ctrl-C stops the
+    search and returns what was found (``interrupted``).
 
     ``threads`` share the work when only counting (``all_solutions=True, max_solutions=0``).
     ``method``: ``"frontier"`` fills the first empty cell along a sweep of the region (fast per
@@ -393,7 +397,7 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     side = _check_side(side)
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
-    max_solutions = _check_solve_options(time_limit, method, threads, max_solutions)
+    max_solutions, first = _check_solve_options(time_limit, method, threads, max_solutions, first)
     all_solutions, unique = _check_switches(all_solutions, unique)
     ctrl_c: List[bool] = []
     raised: List[BaseException] = []
@@ -401,7 +405,7 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     try:
         # (positional: a small puzzle is solved in microseconds, and keywords cost one of them)
         out = _core.solve_pattern(side, cells, counts, all_solutions, unique, max_solutions, float(time_limit),
-                                  method, threads, watch)
+                                  method, threads, first, watch)
     except ValueError as e:  # what the checks above let through and the core refuses
         if raised:  # (the callback's own error, not the core's)
             raise

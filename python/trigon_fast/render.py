@@ -7,6 +7,7 @@ Cells are drawn from the board geometry: cell ``(x, y)`` is a triangle of edge `
 ``yellow``, ``red``, ``green``) and ``data-cell`` its name, so pictures can be checked or styled.
 
 >>> import trigon_fast as tf
+>>> from trigon_fast.render import game_svg
 >>> g = tf.Game()
 >>> g.play("q15,r15,p16,q16,o17,p17")
 >>> svg = game_svg(g, palette="colourblind")

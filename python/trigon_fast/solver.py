@@ -134,7 +134,7 @@ def _start_game(variant: Optional[VariantLike], alternate_rule: bool, colours: O
     if game is None:
         return Game(_resolve_variant(variant, alternate_rule, colours))
     if not isinstance(game, Game):
-        raise SolverError(f"game must be a Game, not {type(game).__name__}")
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
     if variant is not None and as_variant(variant, SolverError) != game.variant:
         raise SolverError(f"the variant given ({variant!r}) is not the game's ({game.variant!r}): "
                           "give the game alone")
@@ -362,7 +362,7 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
 
     The search runs in rounds of ``solve_solo(count=batch)`` with seeds ``seed``, ``seed + 1``, ...,
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
-    in all (``None``: when the caller stops iterating), when a round finds no complete solution
+    in all, counted from the first ``next`` (``None``: when the caller stops iterating), when a round finds no complete solution
     (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
     before (the layouts are most likely all found), or on Ctrl-C. Bad options fail at the call, not at
     the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
@@ -407,7 +407,7 @@ class SolutionIterator(Iterator[Solution]):
         self.interrupted = False
         self.found = 0
         self._options, self._seed, self._batch = options, seed, batch
-        self._deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+        self._time_limit = time_limit
         self._stream = self._solutions()
 
     def __iter__(self) -> "SolutionIterator":
@@ -425,10 +425,12 @@ class SolutionIterator(Iterator[Solution]):
         return f"<SolutionIterator {self.found} found{state}>"
 
     def _solutions(self) -> Iterator[Solution]:
+        # (the time runs from the first next(): a caller may set up its output first)
+        deadline = None if self._time_limit is None else time.monotonic() + float(self._time_limit)
         seen: Set[bytes] = set()
         stale_rounds = 0  # rounds in a row whose complete solutions were all yielded before
         for round_ in itertools.count():
-            limit = 60.0 if self._deadline is None else self._deadline - time.monotonic()
+            limit = 60.0 if deadline is None else deadline - time.monotonic()
             if limit <= 0:
                 return
             try:

@@ -10,7 +10,8 @@ start cells form a ring that each symmetry maps onto itself, keeping which cells
 
 For data augmentation, :func:`transform_cells` and :func:`transform_placements` move arrays
 indexed by cell (observation planes, occupancy) or by placement id (legal-move masks, policy
-targets) along with the board:
+targets) along with the board; :func:`transform_ids` maps arrays *of* placement ids (a batch's
+moves, their padding kept):
 
 >>> import numpy as np
 >>> import trigon_fast as tf
@@ -40,7 +41,7 @@ from ._args import IntLike
 from .errors import TrigonError
 
 __all__ = ["NUM_SYMMETRIES", "cell_permutation", "placement_permutation", "inverse", "transform_cells",
-           "transform_placements"]
+           "transform_placements", "transform_ids"]
 
 NUM_SYMMETRIES = 12
 
@@ -103,3 +104,26 @@ def transform_placements(array: npt.ArrayLike, k: int, side: int = 9, axis: int 
     """A new array, ``array`` moved with the board by symmetry ``k`` (one entry per placement id
     along ``axis``: legal-move masks, policy vectors), as :func:`transform_cells` does for cells."""
     return _transform(array, placement_permutation(k, side), axis, "placement")
+
+
+def transform_ids(ids: npt.ArrayLike, k: int, side: int = 9) -> np.ndarray:
+    """A new array of the same shape and dtype: each placement id in ``ids`` replaced by the
+    one symmetry ``k`` sends it to; negative entries (the -1 padding of a batch's ``moves``)
+    stay as they are.
+
+    >>> from trigon_fast.batch import play_games
+    >>> b = play_games(games=2, seed=1)
+    >>> t = transform_ids(b.moves, 4)
+    >>> [m.id for m in b.game(0).transform(4).moves] == list(t[0, :b.lengths[0]])
+    True
+    """
+    a = np.asarray(ids)
+    if a.dtype.kind not in "iu":
+        raise TrigonError(f"placement ids must be an integer array, not {a.dtype}")
+    perm = placement_permutation(k, side)
+    if a.size and int(a.max()) >= perm.shape[0]:
+        raise TrigonError(f"placement id {int(a.max())} out of range (0..{perm.shape[0] - 1})")
+    out = a.copy()
+    ok = a >= 0
+    out[ok] = perm[a[ok]]
+    return out

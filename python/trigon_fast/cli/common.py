@@ -64,10 +64,12 @@ class OutputFile(click.Path):
         return path
 
 
-def parse_variant(name: str, alternate: bool = False, pentobi_starts: bool = False) -> Variant:
+def parse_variant(name: str, alternate: bool = False, pentobi_starts: bool = False, solo: bool = True) -> Variant:
+    """The variant a --variant word names; ``solo=False`` for a command that needs players."""
     kind = _VARIANT_WORDS.get(name.strip().lower())
     if kind is None:
-        raise click.BadParameter(f"unknown variant {name!r}; use four, two, three, teams or solo")
+        words = "four, two, three, teams or solo" if solo else "four, two, three or teams"
+        raise click.BadParameter(f"unknown variant {name!r}; use {words}")
     return Variant(kind, alternate_rule=alternate, pentobi_compatible=pentobi_starts)
 
 
@@ -77,12 +79,14 @@ def parse_colours(text: str, variant: Variant, option: str = "--colours") -> Tup
         return tuple(int(c) for c in variant.colours)
     if t in ("none", ""):
         return ()
-    out = []
+    out: List[int] = []
     for part in re.split(r"[,\s]+", t):
         if part not in _COLOUR_WORDS:
             raise click.BadParameter(f"unknown colour {part!r}; use blue, yellow, red, green (or 1-4), all, none",
                                      param_hint=option)
         c = _COLOUR_WORDS[part]
+        if c in out:  # (as the Python API refuses it: a typo for another colour, most likely)
+            raise click.BadParameter(f"{Colour(c).name.lower()} given twice", param_hint=option)
         if c not in [int(x) for x in variant.colours]:
             raise click.BadParameter(f"{Colour(c).name.lower()} takes no part in this variant", param_hint=option)
         out.append(c)
@@ -260,6 +264,8 @@ class Engine:
                 raise click.BadParameter(f"engine option {item!r}: write key=value, e.g. level=3, simulations=500, time=0.5")
             if key in _RESERVED_OPTIONS:
                 raise click.BadParameter(f"engine option {item!r} is reserved: {_RESERVED_OPTIONS[key]}")
+            if key in self.options:  # (the later one would win unseen)
+                raise click.BadParameter(f"engine {spec!r}: option {key!r} given twice")
             v = _option_value(value)
             if key in ("level", "simulations", "threads", "time") and (
                     isinstance(v, bool) or not isinstance(v, (int, float)) or (key != "time" and not isinstance(v, int))):

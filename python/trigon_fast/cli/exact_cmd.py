@@ -4,6 +4,7 @@ left still be placed if the others stop, and how many triangles can each colour 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 import click
@@ -146,3 +147,5 @@ def exact_cmd(record: str, move_number: Optional[int], colours: str, with_max: b
         click.echo(f"wrote {path}", err=as_json)
     if r.interrupted or any(m.interrupted for m in maxima):
         interrupted_exit("the answer so far is shown")
+    if (out or svg_path) and not written:  # (a script that asked for a file must not take it as made)
+        sys.exit(1)

@@ -71,7 +71,7 @@ def match_cmd(engines: Tuple[str, ...], games: int, variant: str, alternate: boo
       trigon match --engine greedy --engine random --games 40
       trigon match --engine level=3 --engine level=1 --variant four --games 100 --jobs 2
     """
-    v = parse_variant(variant, alternate, pentobi_starts)
+    v = parse_variant(variant, alternate, pentobi_starts, solo=False)
     if v.kind == "solo":
         raise click.BadParameter("a match needs at least two players; solo has one")
     if len(engines) < 2:

@@ -60,6 +60,8 @@ def play_cmd(variant: str, alternate: bool, pentobi_starts: bool, engine_colours
         computer = parse_colours(engine_colours, v, "--engine")
     if opponent is None:
         opponent = f"search:level={level}"
+    elif click.get_current_context().get_parameter_source("level") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--level sets the default opponent's strength: with --opponent, put level=N in its spec")
     engine = Engine(opponent)
     rng = random.Random(seed)
     game = Game(v)
@@ -170,8 +172,10 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
             click.echo("usage: save FILE.blksgf")
             return True
         try:
-            game.to_blksgf(rest)
+            game.to_blksgf(OutputFile().convert(rest, None, None))  # (its checks: "there is no folder ...")
             click.echo(f"saved {rest}")
+        except click.BadParameter as e:
+            click.echo(f"error: {e.message}")
         except (OSError, ValueError) as e:  # (ValueError: a NUL in the name)
             click.echo(f"error: {one_line(e)}")
     elif word == "svg":
@@ -179,8 +183,10 @@ def _play_command(game: Game, line: str, engine: Engine, rng: random.Random, com
             click.echo("usage: svg FILE.svg")
             return True
         try:
-            write_picture(render.game_svg(game), rest)
+            write_picture(render.game_svg(game), OutputFile(picture=True).convert(rest, None, None))
             click.echo(f"wrote {rest}")
+        except click.BadParameter as e:
+            click.echo(f"error: {e.message}")
         except (OSError, ImportError, ValueError) as e:
             click.echo(f"error: {one_line(e)}")
     else:

@@ -49,7 +49,7 @@ def solve_cmd(colours: str, side: str, alternate: bool, start: Optional[str], ti
     v = Variant.solo(side=side_n, alternate_rule=alternate)
     cols = None if colours.strip().lower() == "all" else list(parse_colours(colours, v))
     if cols is not None and not cols:
-        raise click.BadParameter("no colours to place")
+        raise click.BadParameter("no colours to place", param_hint="--colours")
     variant = Variant.solo(colours=cols, side=side_n, alternate_rule=alternate)
     starts = _start_cells(start, variant)
     if count > 1 or out_dir:
@@ -171,7 +171,8 @@ def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique:
     counting = count_all or unique
     with time_bar("searching", time_limit, lambda p: f"{p.nodes:,} nodes, {p.solutions:,} solutions") as report:
         r = puzzle.solve(all_solutions=counting, unique=unique, max_solutions=show if counting else max(show, 1),
-                         time_limit=time_limit, threads=threads if counting and show == 0 else 1, callback=report)
+                         first=max(show, 1), time_limit=time_limit, threads=threads if counting and show == 0 else 1,
+                         callback=report)
     area = sum(PIECE_SIZES[PIECE_NAMES.index(n)] * k for n, k in puzzle.pieces.items())
     listed = " ".join(n if k == 1 else f"{n}x{k}" for n, k in puzzle.pieces.items())
     click.echo(f"region: {len(puzzle.region)} cells; pieces: {listed} ({area} triangles)")
@@ -190,6 +191,9 @@ def pattern_cmd(picture: TextIO, pieces: Optional[str], count_all: bool, unique:
                    "no solution found (interrupted)" if r.interrupted else "no solution found within the time limit")
     elif show == 0:  # no drawing says it: the answer in words
         click.echo("a solution exists (--show 1 draws it)")
+    elif len(r.solutions) < show:  # fewer than asked to draw: say whether there are more
+        found = f"{len(r.solutions)} {'classes' if unique else 'solutions'}"
+        click.echo(f"{found} in all" if r.exhausted else f"{found} found ({'interrupted' if r.interrupted else 'time limit reached'})")
     click.echo(f"{r.nodes:,} nodes, {r.seconds:.3f} s")
     if r.interrupted:
         interrupted_exit(f"the {'count' if counting else 'search'} so far is shown")
