@@ -263,8 +263,10 @@ void Searcher::worker_loop(int index) {
     // The workers keep the time limit too: the calling thread, which checks it, may be held up
     // (in a slow progress callback, or waiting for a core among many workers).
     const bool timed = params_.max_seconds > 0;
+    const std::atomic<std::uint32_t>& root_visits = (*store_)[root_].visits;
     while (!stop_.load(std::memory_order_relaxed)) {
         if (timed && Clock::now() >= deadline_) break;
+        if (root_visits.load(std::memory_order_relaxed) >= params_.max_root_visits) break;
         if (max_sims > 0 && sims_started_.fetch_add(1, std::memory_order_relaxed) >= max_sims) break;
         simulate(w);
     }

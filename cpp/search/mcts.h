@@ -47,6 +47,9 @@ struct Params {
     bool reuse_tree = true;        // keep the subtree of the new position between searches
     long progress_every_simulations = 0;  // 0: off
     double progress_every_seconds = 0;    // 0: off
+    // Nodes count visits in 32 bits: the search ends, as at a limit, once the root (the most
+    // visited node, reused visits included) has this many (room left for the threads in flight).
+    std::uint32_t max_root_visits = 0xFFFFFFFFu - (1u << 20);
 };
 
 // Simulation counts of the strength levels 1..9 (Pentobi's counts for Trigon).

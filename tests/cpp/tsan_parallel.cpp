@@ -100,6 +100,22 @@ void search_games() {
             p.play(a.best_move);  // the next search reuses the subtree
         }
     }
+    {  // visits count in 32 bits: the search ends at its root-visit cap, as at a limit, not past it
+        Position p{Rules{}};
+        search::Searcher s;
+        search::Params prm;
+        prm.threads = 3;
+        prm.max_seconds = 30;
+        prm.max_root_visits = 500;
+        auto a = s.run(p, prm);
+        expect(!a.stopped && a.seconds < 10, "the root-visit cap ends the search as a limit");
+        expect(a.simulations >= 490 && a.simulations <= 500 + prm.threads, "the root-visit cap: its simulations");
+        expect(is_legal(p, a.best_move), "capped search's move is legal");
+        prm.max_seconds = 0;
+        prm.max_simulations = 1000;
+        auto again = s.run(p, prm);  // the reused root is at its cap already: no simulation more
+        expect(again.simulations <= prm.threads && is_legal(p, again.best_move), "a root at its cap searches no further");
+    }
     std::printf("search: ok\n");
 }
 
