@@ -738,3 +738,11 @@ def test_a_new_users_mistakes_get_a_clear_answer(tmp_path):
                            input=f"save {tmp_path / 'nodir' / 'x.blksgf'}\nsvg {tmp_path / 'nodir' / 'x.svg'}\nquit\n")
     assert saved.exit_code == 0 and saved.stdout.count("there is no folder") == 2, saved.output
     assert "Errno" not in saved.stdout
+
+
+@pytest.mark.parametrize("args", [["render", "--svg", "-"], ["solve", "--time-limit", "1", "--out", "-"]])
+def test_an_output_file_named_dash_is_refused(args, tmp_path):
+    # It wrote a file named "-" in the working directory.
+    r = trigon(*args, cwd=tmp_path)
+    assert r.returncode == 2 and "give a file name" in r.stderr, r.stderr
+    assert not (tmp_path / "-").exists()

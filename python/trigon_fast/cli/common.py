@@ -50,6 +50,8 @@ class OutputFile(click.Path):
         self.picture = picture
 
     def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
+        if value == "-":  # (it made a file named "-"; the commands print their answers on stdout)
+            self.fail("give a file name: this output does not go to standard output", param, ctx)
         path = super().convert(value, param, ctx)
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
