@@ -382,3 +382,22 @@ def test_setup_indices_tell_setups_from_moves_and_replay_the_history():
     g.undo()
     assert g.setup_indices == [0]
     assert tf.Game.from_blksgf(g.to_blksgf()).setup_indices == [0]
+
+
+def test_ctrl_c_while_a_solution_found_during_the_search_becomes_a_game(monkeypatch):
+    # count= makes games of the solutions while the search runs: a Ctrl-C landing there ends the
+    # search as one during it does, the solutions found kept.
+    from trigon_fast import solver
+
+    real, calls = solver._replay, []
+
+    def replay(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(solver, "_replay", replay)
+    sols = tf.solve_solo(seed=1, count=10**6, time_limit=20)
+    assert len(sols) >= 2 and all(s.complete and s.interrupted for s in sols)
+    assert sols[0].stats.seconds < 10  # ended at the Ctrl-C, not at the time limit

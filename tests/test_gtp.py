@@ -795,3 +795,21 @@ def test_reg_genmove_leaves_later_genmoves_alone_with_the_real_search():
     without = replies(*lines, seed=5, level=1)
     with_reg = replies("genmove 1", "reg_genmove 2", "reg_genmove 3", "genmove 2", "genmove 3", seed=5, level=1)
     assert [with_reg[i] for i in (0, 3, 4)] == without
+
+
+def test_a_bare_cr_is_discarded_not_a_line_end():
+    # Read with universal newlines, "1 name\r2 version\n" was two commands: two replies for one
+    # line, the controller's replies out of step. GTP discards CR (CRLF line ends still work).
+    proc = subprocess.run(engine_command() + ["--quiet"], input=b"1 name\r2 version\n3 protocol_version\r\n",
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode().split("\n\n")[:-1] == ["?1 unknown command (name2)", "=3 2"]
+
+
+def test_quit_in_a_config_file_ends_before_reading_input(tmp_path):
+    # It answered the first command from stdin, then quit.
+    config = tmp_path / "q.gtp"
+    config.write_text("param level 1\nquit\n")
+    proc = subprocess.run(engine_command() + ["--quiet", "--config", str(config)], input="name\nversion\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == "", (proc.stdout, proc.stderr)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 SCRIPT = r"""
 import sys, time, trigon_fast as tf
 print("ready", flush=True)
@@ -180,3 +182,35 @@ sys.exit(1)
 def test_ctrl_c_stops_the_repeats_of_one_position():
     # The repeats of one position ran with no check: Ctrl-C waited for all of them.
     _ctrl_c_ends_script(MOVEGEN_SCRIPT, 0.5)
+
+
+_DAEMON = """
+import sys, threading, time
+import trigon_fast as tf
+from trigon_fast.batch import play_games
+calls = {
+    "analyse": lambda: tf.analyse(tf.Game(), time=30, threads=2, callback=lambda a: None),
+    "solo": lambda: tf.solve_solo(count=10**6, time_limit=30),
+    "exact": lambda: tf.can_place_all(tf.Game(), time_limit=30),
+    "pattern": lambda: tf.solve_pattern("x" * 24 + "\\n" + "x" * 24, ["1"] * 48, all_solutions=True, max_solutions=0,
+                                        time_limit=30),
+    "stats": lambda: tf.random_games_stats(games=10**8),
+    "batch": lambda: play_games(games=10**7, threads=1),
+    "again": lambda: [tf.analyse(tf.Game(), time=30) for _ in range(100)],
+}
+threading.Thread(target=calls[sys.argv[1]], daemon=True).start()
+time.sleep(0.4)
+"""
+
+
+@pytest.mark.parametrize("call", ["analyse", "solo", "exact", "pattern", "stats", "batch", "again"])
+def test_exit_while_a_daemon_thread_is_in_a_long_call_is_clean(call, tmp_path):
+    # The interpreter aborted ("terminate called without an active exception", status 134): a
+    # daemon thread left in the core took the GIL back while Python finalized (a GUI closed
+    # during an analysis). The long calls now end at exit, as on Ctrl-C, and none starts after.
+    script = tmp_path / "daemon.py"
+    script.write_text(_DAEMON)
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, str(script), call], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "terminate" not in r.stderr, (r.returncode, r.stderr)
+    assert time.monotonic() - t0 < 20  # ended at exit, not run out (30 s)

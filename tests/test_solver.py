@@ -421,3 +421,40 @@ def test_the_core_refuses_a_start_cell_given_to_two_colours():
         _core.solve_solo(tf.Game().position, [s, s, -1, -1], time_limit=60)
     with pytest.raises(tf.SolverError):
         tf.solve_solo(start_cells=[s, s, None, None], time_limit=60)
+
+
+def _core_solo(**kw):
+    from trigon_fast import _core
+    start = tf.Game(tf.Variant.solo()).position
+    return _core.solve_solo(start, [-1] * 4, seed=3, time_limit=30, **kw)
+
+
+def test_solutions_reach_python_while_the_search_runs():
+    # count= made every solution a game after the search: a call for many overran its time limit.
+    got = []
+    out = _core_solo(count=40, on_solution=lambda s: got.append(s))
+    assert out["delivered"] == len(got) > 0
+    whole = _core_solo(count=40)
+    assert [s["moves"] for s in got] + [s["moves"] for s in out["solutions"]] == [s["moves"] for s in whole["solutions"]]
+    assert not out["interrupted"]
+
+
+def test_on_solution_can_stop_the_search_and_its_errors_propagate():
+    seen = []
+    out = _core_solo(count=10**6, on_solution=lambda s: seen.append(s) or len(seen) < 3)
+    assert out["interrupted"] and out["delivered"] == 3 and len(seen) == 3
+
+    def boom(s):
+        raise LookupError("from on_solution")
+    with pytest.raises(LookupError, match="from on_solution"):
+        _core_solo(count=10**6, on_solution=boom)
+
+
+def test_count_solutions_made_during_the_search_are_the_same_solutions():
+    sols = tf.solve_solo(count=30, seed=2, time_limit=30)
+    assert len(sols) == 30 and len({s.key for s in sols}) == 30
+    for s in sols:
+        assert s.complete and s.total_score == 80
+        assert s.moves == s.game.history[:len(s.moves)] and s.scores == s.game.scores()
+    again = tf.solve_solo(count=30, seed=2, time_limit=30)
+    assert [s.key for s in again] == [s.key for s in sols]  # one thread: the same, in order

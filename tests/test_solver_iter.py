@@ -97,3 +97,16 @@ def test_the_time_limit_runs_from_the_first_next():
     time.sleep(0.3)
     first = next(it)
     assert first.complete
+
+
+def test_a_callback_can_end_the_iteration():
+    # A next() may search for long: a GUI needs to cancel it without Ctrl-C.
+    import time
+    calls = []
+    it = tf.iter_solutions(seed=1, batch=100_000, callback=lambda s: calls.append(s) or False)
+    t0 = time.monotonic()
+    got = list(it)
+    assert it.interrupted and calls and isinstance(calls[0], tf.SolveStats)
+    assert time.monotonic() - t0 < 10 and all(s.complete for s in got)
+    with pytest.raises(ValueError, match="callback"):
+        tf.iter_solutions(callback=5)

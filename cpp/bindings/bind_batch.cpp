@@ -73,6 +73,7 @@ void bind_batch(py::module_& m) {
         out.finished = finished.data();
         bool interrupted = false;
         {
+            const LongCall long_call;
             py::gil_scoped_release release;
             play_games(start, cfg, out, [&] {
                 py::gil_scoped_acquire acquire;

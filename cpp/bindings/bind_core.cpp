@@ -58,6 +58,7 @@ py::array_t<bool> mask_array(const Bitboard& b, int n) {
 // the items done.
 template <class F>
 long interruptible(long total, long chunk, F&& work, bool* interrupted = nullptr) {
+    const LongCall long_call;
     long done = 0;
     while (done < total) {
         long n = std::min(chunk, total - done);
@@ -70,6 +71,8 @@ long interruptible(long total, long chunk, F&& work, bool* interrupted = nullptr
             if (consume_ctrl_c(*interrupted)) break;
         } else if (PyErr_CheckSignals() != 0) {
             throw py::error_already_set();
+        } else if (exiting().load()) {
+            throw std::runtime_error("the interpreter is exiting: the call was cut short");
         }
     }
     return done;
@@ -172,6 +175,7 @@ void bind_core(py::module_& m) {
           "The shared board table for side 9 (486 cells) or 8 (384 cells).");
     m.def("build_table_seconds", [](int side) {
         check_side(side);
+        const LongCall long_call;
         py::gil_scoped_release release;
         auto t0 = std::chrono::steady_clock::now();
         auto t = std::make_unique<MoveTable>(side);

@@ -93,6 +93,7 @@ void bind_search(py::module_& m) {
             const Params limits = params;
             Analysis a;
             {
+                const bindings::LongCall long_call;
                 py::gil_scoped_release release;
                 a = s.run(start, limits, poll, prog, stops_seen);
             }

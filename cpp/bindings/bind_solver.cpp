@@ -63,6 +63,7 @@ bool callback_goes_on(const py::object& callback, const py::dict& progress) {
 template <class Solve>
 solver::PatternResult solve_interruptibly(bool& interrupted, solver::PatternOptions& o, const py::object& callback,
                                           double interval, Solve&& solve) {
+    const bindings::LongCall long_call;
     std::atomic<bool> stop{false};
     solver::PatternProgress progress;
     if (!callback.is_none()) o.progress = &progress;
@@ -154,6 +155,7 @@ struct Watch {
 // Python-owned arguments: other Python threads run while it does.)
 template <class F>
 auto run_interruptible(std::atomic<bool>& stop, bool& interrupted, F&& f, const Watch& watch = {}) {
+    const bindings::LongCall long_call;
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
     auto fut = std::async(std::launch::async, std::forward<F>(f));
@@ -352,7 +354,8 @@ void bind_solver(py::module_& m) {
     m.def(
         "solve_solo",
         [](const Position& start, const std::vector<int>& start_cells, std::uint64_t seed, double time_limit, int threads,
-           int count, bool triangle_last, long long restart_nodes, py::object callback, double callback_interval) {
+           int count, bool triangle_last, long long restart_nodes, py::object callback, double callback_interval,
+           py::object on_solution) {
             if (start_cells.size() != kNumColours) throw py::value_error("start_cells needs one entry per colour (4)");
             if (threads < 1 || threads > 256) throw py::value_error("threads must be 1..256");
             if (count < 1) throw py::value_error("count must be >= 1");
@@ -371,10 +374,32 @@ void bind_solver(py::module_& m) {
             o.count = count;
             o.triangle_last = triangle_last;
             o.restart_nodes = restart_nodes;
+            const bindings::LongCall long_call;
             solver::SoloSearch search(start, o);
             search.start();
             bool interrupted = false;
             auto last_callback = std::chrono::steady_clock::now();
+            std::size_t delivered = 0;  // solutions handed to on_solution so far
+            // A Python callable's reply: false stops the search (as Ctrl-C: the result says so); its
+            // exception stops it too and is raised once the workers are joined.
+            const auto goes_on = [&](const py::object& f, const py::dict& arg) {
+                bool go_on = true;
+                try {
+                    go_on = callback_goes_on(f, arg);
+                } catch (...) {
+                    search.stop();
+                    {
+                        py::gil_scoped_release release;
+                        search.join();
+                    }
+                    throw;
+                }
+                if (!go_on) {
+                    interrupted = true;
+                    search.stop();
+                }
+                return go_on;
+            };
             while (!search.done()) {
                 {
                     py::gil_scoped_release release;
@@ -385,25 +410,19 @@ void bind_solver(py::module_& m) {
                     search.stop();
                     break;
                 }
+                // New solutions go to Python while the workers search on (it makes games of them:
+                // done after the search, that made a call for many solutions overrun its time).
+                if (!on_solution.is_none())
+                    for (const auto& s : search.solutions(delivered)) {
+                        ++delivered;
+                        if (!goes_on(on_solution, solution_dict(s))) break;
+                    }
+                if (interrupted) break;
                 if (!callback.is_none() &&
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - last_callback).count() >=
                         callback_interval) {
                     last_callback = std::chrono::steady_clock::now();
-                    bool go_on = true;
-                    try {
-                        go_on = callback_goes_on(callback, stats_dict(search.stats()));
-                    } catch (...) {
-                        search.stop();
-                        {
-                            py::gil_scoped_release release;
-                            search.join();
-                        }
-                        throw;
-                    }
-                    if (!go_on) {  // (stopped by its caller, as by Ctrl-C: the result says so)
-                        interrupted = true;
-                        search.stop();
-                    }
+                    goes_on(callback, stats_dict(search.stats()));
                 }
             }
             {
@@ -412,8 +431,9 @@ void bind_solver(py::module_& m) {
             }
             py::dict out;
             py::list sols;
-            for (const auto& s : search.solutions()) sols.append(solution_dict(s));
-            out["solutions"] = sols;
+            for (const auto& s : search.solutions(delivered)) sols.append(solution_dict(s));
+            out["solutions"] = sols;  // (those not handed to on_solution)
+            out["delivered"] = delivered;
             out["best"] = solution_dict(search.best());
             out["stats"] = stats_dict(search.stats());
             out["interrupted"] = interrupted;
@@ -421,6 +441,8 @@ void bind_solver(py::module_& m) {
         },
         py::arg("start"), py::arg("start_cells"), py::arg("seed") = 0, py::arg("time_limit") = 60.0,
         py::arg("threads") = 1, py::arg("count") = 1, py::arg("triangle_last") = true, py::arg("restart_nodes") = 0,
-        py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25,
-        "Solo puzzle search from a position: {'solutions': [...], 'best': {...}, 'stats': {...}, 'interrupted': bool}.");
+        py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25, py::arg("on_solution") = py::none(),
+        "Solo puzzle search from a position: {'solutions': [...], 'delivered': int, 'best': {...}, 'stats': {...}, "
+        "'interrupted': bool}. on_solution(solution) gets each solution as it is found (those are not in "
+        "'solutions'; 'delivered' counts them); a falsy reply stops the search as the callback's does.");
 }

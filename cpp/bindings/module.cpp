@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings/checks.h"
+#include "bindings/interrupt.h"
 
 namespace py = pybind11;
 
@@ -16,6 +17,9 @@ PYBIND11_MODULE(_core, m) {
     bind_search(m);
     bind_solver(m);
     bind_batch(m);
+    m.def("_end_long_calls", &trigon::bindings::end_long_calls, py::arg("seconds"),
+          "At the interpreter's exit (the package registers it with atexit): ends the long calls under way "
+          "in other threads, as Ctrl-C does, and waits for them (at most `seconds`); none starts after.");
     // OutOfRange as trigon_fast.errors.OutOfRangeError (found at the first one: the package
     // imports this module first); an IndexError where the package is not there.
     py::register_exception_translator([](std::exception_ptr raised) {

@@ -449,9 +449,10 @@ SoloStats SoloSearch::stats() const {
     return s;
 }
 
-std::vector<SoloSolution> SoloSearch::solutions() const {
+std::vector<SoloSolution> SoloSearch::solutions(std::size_t first) const {
     std::lock_guard<std::mutex> lock(shared_->mu);
-    return shared_->solutions;
+    const auto& all = shared_->solutions;
+    return {all.begin() + static_cast<std::ptrdiff_t>(std::min(first, all.size())), all.end()};
 }
 
 SoloSolution SoloSearch::best() const {

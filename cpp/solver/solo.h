@@ -70,8 +70,9 @@ public:
     bool wait_for(double seconds);
     SoloStats stats() const;
 
-    // Distinct complete solutions found (in order of discovery; the first is the answer).
-    std::vector<SoloSolution> solutions() const;
+    // Distinct complete solutions found (in order of discovery; the first is the answer), from
+    // the `first`-th on (while the search runs too: a caller takes the new ones as they come).
+    std::vector<SoloSolution> solutions(std::size_t first = 0) const;
     // The answer: the first complete solution, else the best partial layout replayed (with any
     // forced extra moves) into a legal game, marked incomplete.
     SoloSolution best() const;

@@ -6,6 +6,8 @@
 2478
 """
 
+import atexit
+
 from . import _core
 from .errors import (ColourError, GameOverError, IllegalMoveError, InvalidMoveError, NothingToUndoError, OutOfRangeError,
                      TrigonError)
@@ -21,6 +23,10 @@ from .variants import Colour, StartRule, Variant
 from . import render, symmetry  # (render needs nothing optional until PNG: tf.render.game_svg works)
 
 __version__ = "0.1.0"
+
+# A thread still inside a long call of the core (a daemon thread analysing when a GUI closes)
+# would abort the interpreter's exit: end those calls first, as Ctrl-C does.
+atexit.register(_core._end_long_calls, 5.0)
 
 __all__ = [
     "Analysis",

@@ -452,6 +452,10 @@ class EnvState:
     @property
     def to_move(self) -> int:
         ...
+def _end_long_calls(seconds: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    """
+    At the interpreter's exit (the package registers it with atexit): ends the long calls under way in other threads, as Ctrl-C does, and waits for them (at most `seconds`); none starts after.
+    """
 def board(side: typing.SupportsInt | typing.SupportsIndex) -> Board:
     """
     The shared board table for side 9 (486 cells) or 8 (384 cells).
@@ -513,9 +517,9 @@ def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collec
     """
     Exact cover of board cells by a multiset of pieces (counts per piece index); callback as PatternPuzzle.solve's.
     """
-def solve_solo(start: Position, start_cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], seed: typing.SupportsInt | typing.SupportsIndex = 0, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, threads: typing.SupportsInt | typing.SupportsIndex = 1, count: typing.SupportsInt | typing.SupportsIndex = 1, triangle_last: bool = True, restart_nodes: typing.SupportsInt | typing.SupportsIndex = 0, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> dict:
+def solve_solo(start: Position, start_cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], seed: typing.SupportsInt | typing.SupportsIndex = 0, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, threads: typing.SupportsInt | typing.SupportsIndex = 1, count: typing.SupportsInt | typing.SupportsIndex = 1, triangle_last: bool = True, restart_nodes: typing.SupportsInt | typing.SupportsIndex = 0, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25, on_solution: typing.Any = None) -> dict:
     """
-    Solo puzzle search from a position: {'solutions': [...], 'best': {...}, 'stats': {...}, 'interrupted': bool}.
+    Solo puzzle search from a position: {'solutions': [...], 'delivered': int, 'best': {...}, 'stats': {...}, 'interrupted': bool}. on_solution(solution) gets each solution as it is found (those are not in 'solutions'; 'delivered' counts them); a falsy reply stops the search as the callback's does.
     """
 NUM_COLOURS: int = 4
 NUM_PIECES: int = 22

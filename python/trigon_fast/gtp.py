@@ -655,7 +655,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if opts.config:
         try:
             # utf-8-sig: editors may start a file with a byte order mark, not part of its first command.
-            with open(opts.config, encoding="utf-8-sig") as f:
+            with open(opts.config, encoding="utf-8-sig", newline="\n") as f:
                 config = f.readlines()
         except OSError as e:
             print(f"trigon-gtp: cannot read {opts.config}: {e.strerror}", file=sys.stderr)
@@ -671,7 +671,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if reply is not None and reply.startswith("?"):
                 print(f"trigon-gtp: config command failed: {line.strip()}: {reply[1:].strip()}", file=sys.stderr)
                 return 1
-    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False)
+            if engine.quit:  # (a quit there ends the engine before it reads any command)
+                return 0
+    # newline="\n": a line ends at LF alone; a CR is discarded as GTP says (handle() drops it), not
+    # a line end of its own that would answer one line twice.
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", closefd=False, newline="\n")
     if hasattr(sys.stdout, "reconfigure"):
         # Replies may echo the user's text; never die on an encoding the terminal lacks.
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")

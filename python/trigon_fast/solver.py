@@ -260,14 +260,20 @@ def _stats(d: dict) -> SolveStats:
                       best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]))
 
 
-def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solution:
+def _replay(base: Game, sol: dict) -> Game:
+    """A copy of ``base`` with the core's solution ``sol`` played on it."""
     game = base.copy()
-    start = len(game.history)
     try:
         game._play_ids((int(c), int(pid)) for c, pid in sol["moves"])
     except IllegalMoveError as e:  # pragma: no cover - the core replayed them already
         raise RuntimeError(f"solver produced a move that does not replay: {e}") from None
-    moves = game.history[start:]
+    return game
+
+
+def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool, game: Optional[Game] = None) -> Solution:
+    """The Solution of the core's ``sol`` (``game``: its replay, when made already)."""
+    game = _replay(base, sol) if game is None else game
+    moves = game.history[len(base.history):]
     scores = game.scores()
     return Solution(game=game, moves=moves, scores=scores, complete=bool(sol["complete"]), stats=stats,
                     interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
@@ -331,20 +337,34 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     if base.is_over:  # nothing to search: the game as it stands is the answer
         done = _finished(base)
         return done if count == 1 else [done]
+    # Solutions found while the search runs are made games at once (the search goes on meanwhile:
+    # made after it, a thousand of them overran the time limit by half a second).
+    replayed: List[Tuple[dict, Game]] = []
+
+    def take(sol: dict) -> bool:
+        try:
+            replayed.append((sol, _replay(base, sol)))
+            return True
+        except KeyboardInterrupt:  # (as a Ctrl-C during the search: it ends, the answers so far kept)
+            ctrl_c.append(True)
+            return False
+
     out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=float(time_limit), threads=threads,
                            count=count, triangle_last=triangle_last, restart_nodes=restart_nodes,
-                           callback=cb)
+                           callback=cb, on_solution=take if count > 1 else None)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"]) or bool(ctrl_c)
     sols: List[Solution] = []
     try:
         if count == 1:
             return _build(base, out["best"], stats, interrupted)
+        for s, game in replayed:
+            sols.append(_build(base, s, stats, interrupted, game))
         for s in out["solutions"]:
             sols.append(_build(base, s, stats, interrupted))
     except KeyboardInterrupt:
-        # Ctrl-C while the answers became games (after the search): stop there and keep what
-        # was built, as a Ctrl-C during the search keeps its answers.
+        # Ctrl-C while the last answers became games (after the search): stop there and keep
+        # what was built, as a Ctrl-C during the search keeps its answers.
         if count == 1:
             return _build(base, out["best"], stats, True)
         return [dataclasses.replace(s, interrupted=True) for s in sols] or [_build(base, out["best"], stats, True)]
@@ -354,7 +374,8 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
 def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: bool = False,
                    colours: Optional[Colours] = None, start_cells: Optional[StartCells] = None,
                    game: Optional[Game] = None, seed: int = 0, time_limit: Optional[float] = None,
-                   threads: int = 1, batch: int = 16, triangle_last: bool = True) -> "SolutionIterator":
+                   threads: int = 1, batch: int = 16, triangle_last: bool = True,
+                   callback: Optional[Callable[[SolveStats], object]] = None) -> "SolutionIterator":
     """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
     every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
     The options are :func:`solve_solo`'s, but ``time_limit`` is for all of them (default: no
@@ -366,7 +387,9 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
     before (the layouts are most likely all found), or on Ctrl-C. Bad options fail at the call, not at
     the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
-    (also when the round it stopped had found nothing new to yield).
+    (also when the round it stopped had found nothing new to yield). ``callback(stats)`` is
+    called about every 0.25 s while a round searches (its :class:`SolveStats`); returning False
+    ends the iteration as Ctrl-C does (a GUI's cancel button: a ``next`` may search for long).
 
     >>> from itertools import islice
     >>> sols = list(islice(iter_solutions(seed=1), 3))
@@ -381,8 +404,9 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     # Checked now, and a copy of the game taken now: later rounds solve the game as it was at
     # the call, whatever the caller plays on it meanwhile.
     base = _check_options(variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
-                          game=game, triangle_last=triangle_last)[0]
-    options: Dict[str, Any] = dict(start_cells=start_cells, threads=threads, triangle_last=triangle_last)
+                          game=game, triangle_last=triangle_last, callback=callback)[0]
+    options: Dict[str, Any] = dict(start_cells=start_cells, threads=threads, triangle_last=triangle_last,
+                                   callback=callback)
     if game is None:
         options["variant"] = base.variant
     else:
@@ -399,8 +423,9 @@ class SolutionIterator(Iterator[Solution]):
     """What :func:`iter_solutions` returns: an iterator of distinct complete solutions that also
     says how it ended.
 
-    ``interrupted`` is True once Ctrl-C has ended it (a round that found nothing new then yields
-    nothing, so the solutions alone cannot tell); ``found`` counts the solutions yielded so far.
+    ``interrupted`` is True once Ctrl-C (or the callback) has ended it (a round that found nothing
+    new then yields nothing, so the solutions alone cannot tell); ``found`` counts the solutions
+    yielded so far.
     """
 
     def __init__(self, options: Dict[str, Any], seed: int, time_limit: Optional[float], batch: int) -> None:
