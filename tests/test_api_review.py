@@ -344,12 +344,14 @@ def test_ctrl_c_while_solutions_become_games_keeps_those_built(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(solver, "_build", build)
+    # (solutions become Solutions as they are found: the Ctrl-C ends the search there, and those
+    # found but not yet made are made after it)
     sols = tf.solve_solo(seed=1, count=5, time_limit=20)
-    assert len(sols) == 2 and all(s.complete and s.interrupted for s in sols)
+    assert 2 <= len(sols) < 5 and all(s.complete and s.interrupted for s in sols)
     calls.clear()
     it = tf.iter_solutions(seed=1, batch=5, time_limit=20)
     got = list(it)
-    assert it.interrupted and len(got) == 2 and repr(it) == "<SolutionIterator 2 found, interrupted>"
+    assert it.interrupted and 2 <= len(got) < 5 and repr(it) == f"<SolutionIterator {len(got)} found, interrupted>"
 
 
 def test_pattern_diagram_index_is_checked_as_every_count():

@@ -380,6 +380,7 @@ void bind_solver(py::module_& m) {
             bool interrupted = false;
             auto last_callback = std::chrono::steady_clock::now();
             std::size_t delivered = 0;  // solutions handed to on_solution so far
+            if (!on_solution.is_none()) search.taken(0);  // (the workers wait for it: not outrun)
             // A Python callable's reply: false stops the search (as Ctrl-C: the result says so); its
             // exception stops it too and is raised once the workers are joined.
             const auto goes_on = [&](const py::object& f, const py::dict& arg) {
@@ -403,7 +404,7 @@ void bind_solver(py::module_& m) {
             while (!search.done()) {
                 {
                     py::gil_scoped_release release;
-                    search.wait_for(0.02);
+                    search.wait_for(on_solution.is_none() ? 0.02 : 0.002);  // (a consumer keeps up)
                 }
                 if (bindings::consume_ctrl_c(interrupted)) {
                     // Ctrl-C: keep the best found so far and hand it back instead of raising.
@@ -412,11 +413,14 @@ void bind_solver(py::module_& m) {
                 }
                 // New solutions go to Python while the workers search on (it makes games of them:
                 // done after the search, that made a call for many solutions overrun its time).
-                if (!on_solution.is_none())
+                if (!on_solution.is_none()) {
                     for (const auto& s : search.solutions(delivered)) {
                         ++delivered;
-                        if (!goes_on(on_solution, solution_dict(s))) break;
+                        const bool go_on = goes_on(on_solution, solution_dict(s));
+                        search.taken(delivered);
+                        if (!go_on) break;
                     }
+                }
                 if (interrupted) break;
                 if (!callback.is_none() &&
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - last_callback).count() >=

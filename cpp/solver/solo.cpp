@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <stdexcept>
 
 #include "core/random.h"
@@ -22,6 +23,9 @@ constexpr int kDeadCellPenalty = 120;
 constexpr int kExposurePenalty = 20;
 constexpr int kNoise = 10;
 constexpr int kBranching = 8;  // best candidates tried per node
+// Solutions found and not yet taken by a consumer (solve_solo's Python side makes games of them,
+// about 0.4 ms each): past this many the workers wait for it.
+constexpr std::size_t kMaxBacklog = 32;
 // Restarts: a small fixed node budget each; many keep a prefix (ruin and recreate). Many short
 // runs beat fewer long ones: against 4,000 nodes growing by 400 a restart, near misses at 12
 // pieces a colour from the end took a median 0.17 s instead of 2.0 s, and the full puzzle's
@@ -72,6 +76,9 @@ struct SoloSearch::Shared {
     // Colours whose every legal move at the start is their triangle while other pieces are left:
     // the triangle cannot come last for them, so with triangle_last they may place it first.
     std::uint8_t triangle_first = 0;
+    // Solutions a consumer has taken while the search runs (SoloSearch::taken); none: no consumer.
+    std::atomic<std::size_t> taken{kNoConsumer};
+    static constexpr std::size_t kNoConsumer = ~std::size_t{0};
 
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -267,12 +274,23 @@ private:
         Position fin = sh_.start;
         for (auto [c, id] : s.moves) fin.place(c, id);
         std::string key = layout_key(fin);
-        std::lock_guard<std::mutex> lock(sh_.mu);
-        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
-        if (!sh_.keys.insert(key).second) return;
-        sh_.solutions.push_back(std::move(s));
-        solution_path_ = path_;
-        if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
+        std::size_t found = 0;
+        {
+            std::lock_guard<std::mutex> lock(sh_.mu);
+            if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
+            if (!sh_.keys.insert(key).second) return;
+            sh_.solutions.push_back(std::move(s));
+            solution_path_ = path_;
+            if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
+            found = sh_.solutions.size();
+        }
+        // A consumer taking them as they come is not outrun: past a backlog the worker waits, so
+        // that what was found can all be taken within the time limit.
+        while (!sh_.stop->load() && sh_.taken.load() != SoloSearch::Shared::kNoConsumer &&
+               found > sh_.taken.load() + kMaxBacklog) {
+            if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) break;
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
     }
 
     void note_partial() {
@@ -302,7 +320,8 @@ private:
         const int c = choose_colour(P);
         if (c < 0) {
             on_solution();
-            return true;
+            // Looking for many: the dive goes on to the solution's siblings (nearby layouts).
+            return sh_.opt.count <= 1 || sh_.stop->load(std::memory_order_relaxed);
         }
         Bitboard fr[kNumColours];
         const int dead_count = waste_bound(P, fr);
@@ -350,7 +369,9 @@ private:
             cands.push_back({score, id});
         }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-        const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
+        // Looking for many: every candidate (the best 8 alone never reach some layouts).
+        const int branch = sh_.opt.count > 1 ? static_cast<int>(cands.size())
+                                             : std::min<int>(static_cast<int>(cands.size()), kBranching);
         for (int i = 0; i < branch; ++i) {
             const int id = cands_[d][i].id;
             const int size = t_.placement(id).size;
@@ -448,6 +469,8 @@ SoloStats SoloSearch::stats() const {
     if (s.solutions > 0) s.best_placed = s.target;
     return s;
 }
+
+void SoloSearch::taken(std::size_t n) { shared_->taken.store(n); }
 
 std::vector<SoloSolution> SoloSearch::solutions(std::size_t first) const {
     std::lock_guard<std::mutex> lock(shared_->mu);

@@ -73,6 +73,9 @@ public:
     // Distinct complete solutions found (in order of discovery; the first is the answer), from
     // the `first`-th on (while the search runs too: a caller takes the new ones as they come).
     std::vector<SoloSolution> solutions(std::size_t first = 0) const;
+    // A consumer that takes the solutions as they come says how many it has taken: the workers
+    // then wait while more than a few are waiting for it (never called: they do not wait).
+    void taken(std::size_t n);
     // The answer: the first complete solution, else the best partial layout replayed (with any
     // forced extra moves) into a legal game, marked incomplete.
     SoloSolution best() const;

@@ -362,7 +362,7 @@ def summarise_game(game: Game) -> dict:
     placements are not moves: neither counted nor given a mobility."""
     with _lock_of(game):
         # The position before each move is on the game's stack: no replay (setups need none).
-        mobility = [int(game._stack[i].generate(int(game._history[i][0])).size) for i in game._move_indices()]
+        mobility = [int(game._position_before(i).generate(int(game._history[i][0])).size) for i in game._move_indices()]
     ps = list(game.player_scores())
     best = max(ps)
     return {

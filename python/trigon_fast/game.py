@@ -133,7 +133,7 @@ class Game:
             raise TypeError(f"moves must be a list of moves, not one {type(moves).__name__} (Game(variant, [move]))")
         self.variant = variant
         self._pos = _core.Position(variant.side, variant.colour_mask, variant.alternate_rule, int(variant.start_rule))
-        self._stack: List[_core.Position] = []
+        self._stack: List[Optional[_core.Position]] = []  # position before each step (None: made when asked)
         self._history: List[Tuple[Colour, Move, bool]] = []  # (colour, move, is_setup)
         self._version = 0
         for m in moves:
@@ -337,13 +337,17 @@ class Game:
         side = self.variant.side
         colours = list(Colour)
         pos, stack, history = self._pos, self._stack, self._history
+        first = True
         for c, pid in moves:
             if pos.is_over or pos.to_move != c:
                 raise IllegalMoveError(f"{colours[c].name.lower()} is not to move")
             code = pos.check(c, pid)
             if code != 0:
                 raise IllegalMoveError(f"illegal move {Move(pid, side)}: {_core.illegal_reason(code)}")
-            stack.append(pos.copy())
+            # The undo stack keeps the first position; the others are made again when asked for
+            # (_position_before): a solver's thousands of games each held 88 copies.
+            stack.append(pos.copy() if first else None)
+            first = False
             pos.play(pid)
             history.append((colours[c], Move._trusted(int(pid), side), False))
             self._version += 1
@@ -373,12 +377,27 @@ class Game:
         self._pos.set_to_move(c)
         self._version += 1
 
+    def _position_before(self, i: int) -> _core.Position:
+        """The position before step ``i`` of the history (its undo-stack entry), made again from
+        the nearest one kept where a bulk replay (_play_ids: plain moves only) left it out."""
+        stack = self._stack
+        if stack[i] is None:
+            k = i
+            while stack[k] is None:
+                k -= 1
+            pos = cast(_core.Position, stack[k]).copy()
+            for j in range(k, i):
+                pos.play(self._history[j][1].id)
+            stack[i] = pos
+        return cast(_core.Position, stack[i])
+
     @_exclusive
     def undo(self) -> Move:
         """Take back the last move (or setup placement) and return it."""
         if not self._stack:
             raise NothingToUndoError("no move to undo")
-        self._pos = self._stack.pop()
+        self._position_before(len(self._stack) - 1)
+        self._pos = cast(_core.Position, self._stack.pop())
         _, m, _ = self._history.pop()
         self._version += 1
         return m
@@ -391,7 +410,7 @@ class Game:
         g = Game.__new__(Game)
         g.variant = self.variant
         g._pos = self._pos.copy()
-        g._stack = [p.copy() for p in self._stack]
+        g._stack = [p if p is None else p.copy() for p in self._stack]
         g._history = list(self._history)
         g._version = 0
         return g
@@ -415,8 +434,9 @@ class Game:
         # What was done to this game, enough to do it again: per placement its colour, id,
         # whether it was a setup, and the colour to move before it (set_turn may have changed
         # that); then the colour to move now.
-        steps = tuple((int(c), m.id, setup, int(self._stack[i].to_move))
-                      for i, (c, m, setup) in enumerate(self._history))
+        # (a step whose position was left out is a bulk-played move: its colour was to move)
+        steps = tuple((int(c), m.id, setup, int(c) if p is None else int(p.to_move))
+                      for p, (c, m, setup) in zip(self._stack, self._history))
         return steps, int(self._pos.to_move)
 
     def __reduce__(self) -> Tuple[Callable[[Variant, Sequence[_Step], int], "Game"],

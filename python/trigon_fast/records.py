@@ -497,7 +497,7 @@ class Record:
 
         nodes = [root]
         steps = game._history  # (colour, move, is_setup) -- records need to know setups
-        after = game._stack[1:] + [game.position]  # position after each step
+        after = [game._position_before(i) for i in range(1, len(game._stack))] + [game.position]  # after each step
         sim = Game(variant)  # replays the record as a reader will, to know its turn
         root_setup = False  # the root holds a group of setups already
         i = 0

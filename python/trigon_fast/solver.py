@@ -270,9 +270,9 @@ def _replay(base: Game, sol: dict) -> Game:
     return game
 
 
-def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool, game: Optional[Game] = None) -> Solution:
-    """The Solution of the core's ``sol`` (``game``: its replay, when made already)."""
-    game = _replay(base, sol) if game is None else game
+def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solution:
+    """The Solution of the core's ``sol``."""
+    game = _replay(base, sol)
     moves = game.history[len(base.history):]
     scores = game.scores()
     return Solution(game=game, moves=moves, scores=scores, complete=bool(sol["complete"]), stats=stats,
@@ -337,13 +337,15 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     if base.is_over:  # nothing to search: the game as it stands is the answer
         done = _finished(base)
         return done if count == 1 else [done]
-    # Solutions found while the search runs are made games at once (the search goes on meanwhile:
-    # made after it, a thousand of them overran the time limit by half a second).
-    replayed: List[Tuple[dict, Game]] = []
+    # Solutions found while the search runs are made at once (the search goes on meanwhile: made
+    # after it, a thousand of them overran the time limit by half a second); their stats and
+    # interrupted flag are the search's, set when it ends.
+    made: List[Solution] = []
+    pending = SolveStats(nodes=0, seconds=0.0, restarts=0, best_placed=0, target=0, solutions=0)
 
     def take(sol: dict) -> bool:
         try:
-            replayed.append((sol, _replay(base, sol)))
+            made.append(_build(base, sol, pending, False))
             return True
         except KeyboardInterrupt:  # (as a Ctrl-C during the search: it ends, the answers so far kept)
             ctrl_c.append(True)
@@ -354,12 +356,12 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
                            callback=cb, on_solution=take if count > 1 else None)
     stats = _stats(out["stats"])
     interrupted = bool(out["interrupted"]) or bool(ctrl_c)
-    sols: List[Solution] = []
+    for s in made:
+        s.stats, s.interrupted = stats, interrupted
+    sols = made
     try:
         if count == 1:
             return _build(base, out["best"], stats, interrupted)
-        for s, game in replayed:
-            sols.append(_build(base, s, stats, interrupted, game))
         for s in out["solutions"]:
             sols.append(_build(base, s, stats, interrupted))
     except KeyboardInterrupt:
@@ -385,7 +387,8 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
     in all, counted from the first ``next`` (``None``: when the caller stops iterating), when a round finds no complete solution
     (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
-    before (the layouts are most likely all found), or on Ctrl-C. Bad options fail at the call, not at
+    before (the search is randomized and heuristic: that is no proof that none is left, though
+    from positions with a few pieces left it lists them all), or on Ctrl-C. Bad options fail at the call, not at
     the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
     (also when the round it stopped had found nothing new to yield). ``callback(stats)`` is
     called about every 0.25 s while a round searches (its :class:`SolveStats`); returning False
