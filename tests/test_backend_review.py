@@ -161,3 +161,58 @@ def test_transform_ids_refuses_what_is_no_id():
         symmetry.transform_ids([5], 12)
     assert symmetry.transform_ids(np.array([], dtype=np.int32), 3).shape == (0,)
     assert int(symmetry.transform_ids(np.int64(7), 0)) == 7
+
+
+# -- found by a solver review ------------------------------------------------------------------
+
+HEXAGON = "  xxxxx\n xxxxxxx\n xxxxxxx\n  xxxxx"
+
+
+@pytest.mark.parametrize("before", ["\n", "\r\n", "\n\n\n", "\r\n\r\n", "\r\r"])
+def test_empty_lines_before_a_picture_do_not_count_whatever_ends_them(before):
+    # An empty first line ending in CRLF counted as a row: every triangle turned over (a line of
+    # spaces is a row of indentation, by design: test_exact_pattern_mutations).
+    assert tf.parse_region(before + HEXAGON) == tf.parse_region(HEXAGON)
+    assert tf.parse_region((before + HEXAGON).replace("\n", "\r\n")) == tf.parse_region(HEXAGON)
+    assert tf.solve_pattern(before + HEXAGON, ["V", "P6", "F", "A6"], all_solutions=True).count == 24
+
+
+@pytest.mark.parametrize("back", [1, 2])
+def test_count_finds_every_completion_of_a_nearly_solved_game(back):
+    # The best 8 candidates a node alone reached 5 of the 11 completions with one triangle left.
+    g = tf.solve_solo(seed=0).game.copy()
+    for _ in range(back):
+        g.undo()
+    keys = set()
+
+    def complete(h, depth):
+        if depth == back:
+            keys.add(tf.Solution(game=h, moves=[], scores=h.scores(), complete=True,
+                                 stats=None, interrupted=False).key)  # type: ignore[arg-type]
+            return
+        for m in h.legal_moves:
+            k = h.copy()
+            k.play(m)
+            complete(k, depth + 1)
+    complete(g, 0)
+    found = tf.solve_solo(game=g, count=10_000, time_limit=10)
+    assert {s.key for s in found} == keys and len(keys) > 8
+
+
+def test_undo_and_records_through_a_bulk_replayed_game():
+    # A solution's game keeps one undo position and makes the others when asked.
+    s = tf.solve_solo(seed=4)
+    g = s.game.copy()
+    plays = [m for _, m in g.history]
+    ref = tf.Game(g.variant)
+    seen = [ref.copy()]
+    for m in plays:
+        ref.play(m)
+        seen.append(ref.copy())
+    assert tf.Game.from_blksgf(g.to_blksgf()) == g
+    from trigon_fast.batch import summarise_game
+    assert summarise_game(g) == summarise_game(ref)
+    for k in range(len(plays), 0, -1):
+        assert g == seen[k]
+        g.undo()
+    assert g == seen[0] and not g.history

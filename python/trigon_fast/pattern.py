@@ -152,7 +152,15 @@ def parse_region(picture: str, side: int = 9) -> List[int]:
         raise SolverError(f"a region picture must be a str, not {type(picture).__name__}")
     b = board(_check_side(side))
     # (a byte-order mark some editors write first would count as an empty column)
-    rows = [r.rstrip() for r in picture.lstrip("\ufeff").strip("\n").splitlines()]
+    lines = picture.lstrip("\ufeff").splitlines()
+    # Empty lines before and after the picture are no rows of it, whatever ends them ("\r\n" too:
+    # only "\n" was stripped, and one empty CRLF line turned every triangle over). A line of
+    # spaces is a row (of indentation, as a column of spaces is).
+    while lines and not lines[0]:
+        del lines[0]
+    while lines and not lines[-1]:
+        del lines[-1]
+    rows = [r.rstrip() for r in lines]
     pts = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in _FILLED]
     if not pts:
         raise SolverError("the picture has no filled cells (use x, #, *, o or @)")
