@@ -320,8 +320,7 @@ private:
         const int c = choose_colour(P);
         if (c < 0) {
             on_solution();
-            // Looking for many: the dive goes on to the solution's siblings (nearby layouts).
-            return sh_.opt.count <= 1 || sh_.stop->load(std::memory_order_relaxed);
+            return true;
         }
         Bitboard fr[kNumColours];
         const int dead_count = waste_bound(P, fr);
@@ -369,9 +368,7 @@ private:
             cands.push_back({score, id});
         }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-        // Looking for many: every candidate (the best 8 alone never reach some layouts).
-        const int branch = sh_.opt.count > 1 ? static_cast<int>(cands.size())
-                                             : std::min<int>(static_cast<int>(cands.size()), kBranching);
+        const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
         for (int i = 0; i < branch; ++i) {
             const int id = cands_[d][i].id;
             const int size = t_.placement(id).size;

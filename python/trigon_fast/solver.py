@@ -387,8 +387,8 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
     in all, counted from the first ``next`` (``None``: when the caller stops iterating), when a round finds no complete solution
     (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
-    before (the search is randomized and heuristic: that is no proof that none is left, though
-    from positions with a few pieces left it lists them all), or on Ctrl-C. Bad options fail at the call, not at
+    before (the search is randomized and heuristic, its moves ranked: that is no proof that none
+    is left, and from a nearly solved game it may miss some), or on Ctrl-C. Bad options fail at the call, not at
     the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
     (also when the round it stopped had found nothing new to yield). ``callback(stats)`` is
     called about every 0.25 s while a round searches (its :class:`SolveStats`); returning False
