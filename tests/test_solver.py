@@ -4,6 +4,7 @@ built only on board geometry (no move generator) confirms the final layout and t
 from __future__ import annotations
 
 import os
+import random
 import signal
 import threading
 from collections import defaultdict
@@ -375,13 +376,56 @@ def test_pieces_that_cannot_fit_give_the_best_partial_game():
     assert sol.unplaced_triangles >= 440 - 384
 
 
-def test_stuck_colour_returns_at_once():
-    g = tf.random_game(seed=5)
-    for _ in range(3):
-        g.undo()
-    sol = tf.solve_solo(game=g, time_limit=30)
-    assert not sol.complete and sol.stats.nodes == 0 and sol.stats.restarts == 0  # (answered before any search)
+def _stuck_solo_game(seed):
+    """A random solo game played until a colour in play cannot move while the others still hold
+    12 pieces or more (the move lists in the core's order: the same game every time)."""
+    rnd = random.Random(seed)
+    g = tf.Game(tf.Variant.solo())
+    while not g.is_over:
+        stuck = [c for c in g.variant.colours if g.pieces_left(c) and not g.legal_moves_of(c)]
+        if stuck and sum(len(g.pieces_left(c)) for c in g.variant.colours if c not in stuck) >= 12:
+            return g, stuck
+        g.play(rnd.choice(list(g.legal_moves)))
+    raise AssertionError("no colour was stuck early")
+
+
+def _area_left(game, colours):
+    return sum(tf.PIECE_SIZES[tf.PIECE_NAMES.index(p)] for c in colours for p in game.pieces_left(c))
+
+
+def _largest_piece_finish(game):
+    g = game.copy()
+    while not g.is_over:
+        g.play(max(g.legal_moves, key=lambda m: len(m.cells)))
+    return g
+
+
+def test_stuck_colour_the_others_are_all_placed():
+    # Yellow cannot move 42 moves in; the others hold 33 pieces (174 triangles). The search
+    # places every one of them (the best there is: it stops there), where finishing with the
+    # largest piece each turn leaves 52 triangles of theirs (and the core did that, no search).
+    g, stuck = _stuck_solo_game(1)
+    assert stuck == [tf.Colour.YELLOW] and len(g.history) == 42
+    others = [c for c in g.variant.colours if c not in stuck]
+    assert _area_left(g, others) == 174 and _area_left(_largest_piece_finish(g), others) == 52
+    sol = tf.solve_solo(game=g, seed=0, time_limit=60)
     assert_valid(sol, g.variant, g)
+    assert not sol.complete and sol.stats.nodes > 0
+    assert _area_left(sol.game, others) == 0 and sol.unplaced_triangles == _area_left(g, stuck)
+    assert sol.stats.seconds < 50  # (stopped at the best, not at the time limit)
+
+
+@pytest.mark.parametrize("seed", [2, 24, 11])
+def test_stuck_colour_the_others_place_more_than_a_greedy_finish(seed):
+    # The others were not all placed here in 5 s of search either; the search
+    # still places more of theirs than the largest piece each turn (65-79 triangles left
+    # instead of 91-103 in 0.15 s; the old answer was such a finish, 0 nodes).
+    g, stuck = _stuck_solo_game(seed)
+    others = [c for c in g.variant.colours if c not in stuck]
+    sol = tf.solve_solo(game=g, seed=0, time_limit=1)
+    assert_valid(sol, g.variant, g)
+    assert not sol.complete and sol.stats.nodes > 0
+    assert _area_left(sol.game, others) < _area_left(_largest_piece_finish(g), others)
 
 
 def test_solution_exports_record_and_picture():

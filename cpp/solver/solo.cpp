@@ -31,6 +31,10 @@ constexpr std::size_t kMaxBacklog = 32;
 // pieces a colour from the end took a median 0.17 s instead of 2.0 s, and the full puzzle's
 // worst of 20 seeds 30-50 ms instead of 60-90 (bench/bench_solver.py).
 constexpr long long kRestartNodes = 300;
+// Placing as much as possible (no complete game exists) gains from deeper backtracking: from
+// random positions with a colour stuck, 300-node restarts placed 44 / 49 triangles where
+// 10,000-node ones placed 61 / 63 in the same 2 s (more nodes did no better).
+constexpr long long kMaximiseRestartNodes = 10000;
 constexpr int kPrefixRestartPercent = 50;
 constexpr int kMinPrefix = 40;
 // From a position, the first worker's repairs (repair()): a turn after this many nodes of
@@ -76,6 +80,9 @@ struct SoloSearch::Shared {
     // Colours whose every legal move at the start is their triangle while other pieces are left:
     // the triangle cannot come last for them, so with triangle_last they may place it first.
     std::uint8_t triangle_first = 0;
+    // Colours in play that hold pieces but have no legal move at the start (they can never
+    // complete): the search places the others' pieces, and all of them placed is the best answer.
+    std::uint8_t stuck = 0;
     // Solutions a consumer has taken while the search runs (SoloSearch::taken); none: no consumer.
     std::atomic<std::size_t> taken{kNoConsumer};
     static constexpr std::size_t kNoConsumer = ~std::size_t{0};
@@ -103,9 +110,9 @@ class Worker {
 public:
     Worker(SoloSearch::Shared& sh, int index)
         : sh_(sh), t_(sh.start.table()), geo_(t_.geo()), index_(index), ml_(std::make_unique<MoveList>()) {
-        stack_.assign(kNumColours * kNumPieces + 2, sh.start);
+        stack_.assign(kNumColours * kNumPieces + kNumColours + 2, sh.start);  // (a level per piece or dropped colour)
         cands_.resize(stack_.size());
-        active_ = sh.start.rules().colours;
+        active_ = sh.start.rules().colours & ~sh.stuck;
         if (sh.opt.colours) active_ &= sh.opt.colours;
         for (int c = 0; c < kNumColours; ++c) order_[c] = (sh.start.to_move() + c) % kNumColours;
         start_area_ = 0;
@@ -125,8 +132,11 @@ public:
         for (long long r = 0; !sh_.stop->load(); ++r) {
             rng_.seed_with(mix(opt.seed * 0x100000001B3ull + static_cast<std::uint64_t>(index_) * 0x9E37ull +
                                static_cast<std::uint64_t>(r)));
-            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : kRestartNodes;
             check_now_ = check_fit_ && (r & 1) == 0;
+            // No complete game (a colour stuck, or more area than empty cells): every other
+            // restart (every one when nothing fits) places as much as it can instead.
+            maximise_ = !area_fits_ || (sh_.stuck && (r & 1));
+            limit_ = opt.restart_nodes > 0 ? opt.restart_nodes : maximise_ ? kMaximiseRestartNodes : kRestartNodes;
             restart_nodes_ = 0;
             path_.clear();
             placed_ = 0;
@@ -168,7 +178,7 @@ private:
         int best = -1, most = 0;
         for (int k = 0; k < kNumColours; ++k) {
             int c = order_[k];
-            if (!(active_ >> c & 1)) continue;
+            if (!((active_ & ~dropped_) >> c & 1)) continue;
             int left = std::popcount(P.pieces_left(c));
             if (left > most) {
                 most = left;
@@ -187,7 +197,7 @@ private:
         Bitboard any_free;
         for (int c = 0; c < kNumColours; ++c) {
             fr[c] = Bitboard{};
-            if (!(active_ >> c & 1) || P.pieces_left(c) == 0) continue;
+            if (!((active_ & ~dropped_) >> c & 1) || P.pieces_left(c) == 0) continue;
             fr[c] = all - P.forbidden(c);
             any_free |= fr[c];
         }
@@ -269,6 +279,13 @@ private:
         }
         std::array<std::vector<int>, kNumColours> lists;
         for (auto [c, id] : path_) lists[c].push_back(id);
+        if (sh_.stuck) {  // (no complete game: every piece of the colours that can move is the best)
+            std::lock_guard<std::mutex> lock(sh_.mu);
+            sh_.best_partial_area = start_area_;
+            for (int c = 0; c < kNumColours; ++c) sh_.best_partial[c] = std::move(lists[c]);
+            sh_.stop->store(true);
+            return;
+        }
         SoloSolution s = replay_layout(sh_.start, lists);
         if (!s.complete) return;  // cannot happen for a full packing; keep searching if it does
         Position fin = sh_.start;
@@ -319,16 +336,25 @@ private:
         const Position& P = stack_[d];
         const int c = choose_colour(P);
         if (c < 0) {
+            if (dropped_) return false;  // (a partial layout, noted above)
             on_solution();
             return true;
         }
         Bitboard fr[kNumColours];
         const int dead_count = waste_bound(P, fr);
         const Bitboard empty = geo_.all_cells() - P.occupied_all();
-        // When the pieces cannot all fit at all, drop the bound and just place as much as possible.
-        const int budget = area_fits_ ? empty.count() - (start_area_ - placed_) : 1 << 20;
+        // Placing as much as possible: no waste budget, but a branch that cannot place more than
+        // the best so far (its pieces left, or the cells still coverable, bound it) ends.
+        const int budget = maximise_ ? 1 << 20 : empty.count() - (start_area_ - placed_);
         if (dead_count > budget) return false;
-        if (check_now_ && !pieces_fit(P)) return false;
+        if (maximise_) {
+            int left_area = 0;
+            for (int k = 0; k < kNumColours; ++k)
+                if ((active_ & ~dropped_) >> k & 1) left_area += area_of(P.pieces_left(k));
+            if (placed_ + std::min(left_area, empty.count() - dead_count) <= best_local_) return false;
+        } else if (check_now_ && !pieces_fit(P)) {
+            return false;
+        }
 
         // Written without a branch: GCC 12 miscompiles the branchy form of this reduction when it
         // vectorises it for AVX2/AVX-512 (-march=native gave other searches than the portable build).
@@ -367,6 +393,13 @@ private:
                         static_cast<int>(rng_.below(kNoise));
             cands.push_back({score, id});
         }
+        if (cands.empty() && maximise_) {  // (the colour can place nothing more here: the others go on)
+            dropped_ |= 1u << c;
+            stack_[d + 1] = stack_[d];
+            const bool end = dfs(d + 1);
+            dropped_ &= ~(1u << c);
+            return end;
+        }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
         const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
         for (int i = 0; i < branch; ++i) {
@@ -398,6 +431,8 @@ private:
     bool area_fits_ = true;
     bool check_fit_ = false;  // the start passes pieces_fit
     bool check_now_ = false;  // and this restart prunes on it
+    bool maximise_ = false;   // this restart places as much as it can (no complete game exists)
+    std::uint32_t dropped_ = 0;  // colours this branch has given up on (maximise_: no placement left)
     int placed_ = 0;
     int best_local_ = 0;
     long long limit_ = 0, restart_nodes_ = 0, pending_nodes_ = 0, tick_ = 0;
@@ -436,12 +471,18 @@ SoloSearch::~SoloSearch() = default;  // (workers_ stops and joins the workers b
 
 void SoloSearch::start() {
     shared_->t0 = Clock::now();
-    // A colour that must still place pieces but has no legal move can never complete: no search.
+    // A colour that must still place pieces but has no legal move can never complete: for the
+    // colours asked about (can_place_all) that is the answer, no search; for a game, the search
+    // places what the other colours can (Shared::stuck).
     const Position& p = shared_->start;
-    for (int c = 0; c < kNumColours; ++c) {
-        const bool active = p.in_play(c) && (!shared_->opt.colours || (shared_->opt.colours >> c & 1));
-        if (active && p.pieces_left(c) && !p.has_move(c)) return;
-    }
+    for (int c = 0; c < kNumColours; ++c)
+        if (shared_->opt.colours >> c & 1 && p.in_play(c) && p.pieces_left(c) && !p.has_move(c)) return;
+    for (int c = 0; c < kNumColours && !shared_->opt.colours; ++c)
+        if (p.in_play(c) && p.pieces_left(c) && !p.has_move(c)) shared_->stuck |= static_cast<std::uint8_t>(1u << c);
+    bool to_place = shared_->opt.colours != 0;  // (for a game, none: it is over, nothing to search)
+    for (int c = 0; c < kNumColours; ++c)
+        if (p.in_play(c) && p.pieces_left(c) && !(shared_->stuck >> c & 1)) to_place = true;
+    if (!to_place) return;
     for (int i = 0; i < shared_->opt.threads; ++i)
         workers_.start([this, i] {
             Worker w(*shared_, i);

@@ -313,7 +313,10 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     position ("can every remaining piece still be placed?"); from a position the first thread
     also repairs the best partial layout between its restarts (the moves around a cell it leaves
     empty taken out, and a short exhaustive search placing every piece left from there: dense
-    endgames the restarts leave a piece or two short). ``threads`` race different seeds;
+    endgames the restarts leave a piece or two short). When no complete game can exist (a colour
+    in play has pieces but no legal move left, or the pieces left outnumber the empty cells),
+    the search places as many triangles as it can instead, and it ends early once every piece
+    of the colours that can still move is placed. ``threads`` race different seeds;
     with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
     four times a second; returning ``False`` (numpy's too) stops the search. Ctrl-C also stops it;
     either way it returns the best found so far with ``interrupted`` set (also when the Ctrl-C
