@@ -177,6 +177,33 @@ def test_empty_lines_before_a_picture_do_not_count_whatever_ends_them(before):
     assert tf.solve_pattern(before + HEXAGON, ["V", "P6", "F", "A6"], all_solutions=True).count == 24
 
 
+@pytest.mark.parametrize("back", [1, 2])
+def test_count_and_iter_find_every_completion_of_a_nearly_solved_game(back):
+    # The best 8 candidates a node alone reached 5 of the 11 completions with one triangle left
+    # (13 of 130 with two); iter_solutions' rounds re-found the same few and stopped at 22 of 130.
+    # Both end by themselves once nothing new comes (they ran to the time limit).
+    g = tf.solve_solo(seed=0).game.copy()
+    for _ in range(back):
+        g.undo()
+    keys = set()
+
+    def complete(h, depth):
+        if depth == back:
+            keys.add(tf.Solution(game=h, moves=[], scores=h.scores(), complete=True,
+                                 stats=None, interrupted=False).key)  # type: ignore[arg-type]
+            return
+        for m in h.legal_moves:
+            k = h.copy()
+            k.play(m)
+            complete(k, depth + 1)
+    complete(g, 0)
+    found = tf.solve_solo(game=g, count=10_000, time_limit=60)
+    assert {s.key for s in found} == keys and len(keys) > 8 and len(found) == len(keys)
+    assert found[0].stats.seconds < 30 and not found[0].interrupted
+    streamed = tf.iter_solutions(game=g)  # (no time limit)
+    assert sorted(s.key for s in streamed) == sorted(keys) and not streamed.interrupted
+
+
 def test_undo_and_records_through_a_bulk_replayed_game():
     # A solution's game keeps one undo position and makes the others when asked.
     s = tf.solve_solo(seed=4)

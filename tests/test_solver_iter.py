@@ -110,3 +110,55 @@ def test_a_callback_can_end_the_iteration():
     assert time.monotonic() - t0 < 10 and all(s.complete for s in got)
     with pytest.raises(ValueError, match="callback"):
         tf.iter_solutions(callback=5)
+
+
+def test_the_callback_runs_in_the_callers_thread():
+    # (the search runs in a thread of its own; a GUI's callback must not)
+    import threading
+    threads = set()
+    it = tf.iter_solutions(game=_hard_position(), time_limit=0.6, callback=lambda s: threads.add(threading.get_ident()))
+    assert list(it) == [] and threads == {threading.get_ident()}
+
+
+def _hard_position():
+    g = tf.random_game(seed=3)
+    while len(g.history) > 40:  # 12 pieces a colour: no complete game in a second
+        g.undo()
+    return g
+
+
+def test_the_search_waits_for_the_caller(monkeypatch):
+    # At most `batch` solutions are made ahead of the caller; the search pauses meanwhile.
+    import time
+    from trigon_fast import solver
+    made = []
+    real = solver._build
+    monkeypatch.setattr(solver, "_build", lambda *a: made.append(1) or real(*a))
+    it = tf.iter_solutions(seed=1, batch=3)
+    first = next(it)
+    time.sleep(0.5)
+    assert first.complete and 1 <= len(made) <= 1 + 3
+    rest = list(itertools.islice(it, 10))
+    assert len(rest) == 10 and len(made) <= 11 + 3
+    it.close()
+    assert list(it) == [] and not it._thread.is_alive()
+
+
+def test_dropping_an_iterator_ends_its_search():
+    import gc
+    it = tf.iter_solutions(seed=2)
+    next(it)
+    thread = it._thread
+    del it
+    gc.collect()
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+def test_the_time_limit_ends_the_stream_on_time():
+    import time
+    t0 = time.perf_counter()
+    sols = list(tf.iter_solutions(seed=4, time_limit=0.3))
+    took = time.perf_counter() - t0
+    assert len(sols) > 20 and len({s.key for s in sols}) == len(sols)
+    assert 0.29 <= took < 2.0  # (a few found by the limit are still made)

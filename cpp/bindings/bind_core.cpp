@@ -268,6 +268,21 @@ void bind_core(py::module_& m) {
             if (why != Illegal::None) throw py::value_error(illegal_reason(why));
             p.play(id);
         })
+        .def("play_sequence", [](Position& p, const std::vector<std::pair<int, int>>& moves) {
+            // (a game replayed in bulk: one call instead of a check and a play per move)
+            int played = 0;
+            for (auto [c, id] : moves) {
+                if (p.is_over() || c != p.to_move()) return std::make_pair(played, -1);
+                const Illegal why = p.check(c, id);
+                if (why != Illegal::None) return std::make_pair(played, static_cast<int>(why));
+                p.play(id);
+                ++played;
+            }
+            return std::make_pair(played, 0);
+        }, py::arg("moves"),
+           "Plays (colour, placement id) pairs in order while each is the colour to move's legal move: "
+           "(moves played, 0), or (moves played, why) at the first that is not: -1 when it is not that "
+           "colour's turn (or the game is over), else its Illegal code (see illegal_reason).")
         .def("set_to_move", [](Position& p, int c) { check_colour(c); p.set_to_move(c); })
         .def("generate", [](const Position& p, int c) {
             check_colour(c);

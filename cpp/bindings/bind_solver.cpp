@@ -416,7 +416,9 @@ void bind_solver(py::module_& m) {
                 if (!on_solution.is_none()) {
                     for (const auto& s : search.solutions(delivered)) {
                         ++delivered;
-                        const bool go_on = goes_on(on_solution, solution_dict(s));
+                        py::dict d = solution_dict(s);
+                        d["stats"] = stats_dict(search.stats());  // (the search's so far: a stream's solutions carry them)
+                        const bool go_on = goes_on(on_solution, d);
                         search.taken(delivered);
                         if (!go_on) break;
                     }
@@ -447,6 +449,7 @@ void bind_solver(py::module_& m) {
         py::arg("threads") = 1, py::arg("count") = 1, py::arg("triangle_last") = true, py::arg("restart_nodes") = 0,
         py::arg("callback") = py::none(), py::arg("callback_interval") = 0.25, py::arg("on_solution") = py::none(),
         "Solo puzzle search from a position: {'solutions': [...], 'delivered': int, 'best': {...}, 'stats': {...}, "
-        "'interrupted': bool}. on_solution(solution) gets each solution as it is found (those are not in "
-        "'solutions'; 'delivered' counts them); a falsy reply stops the search as the callback's does.");
+        "'interrupted': bool}. on_solution(solution) gets each solution as it is found, with the search's 'stats' so "
+        "far (those are not in 'solutions'; 'delivered' counts them); a falsy reply stops the search as the "
+        "callback's does. A time_limit <= 0: none.");
 }

@@ -24,8 +24,14 @@ constexpr int kExposurePenalty = 20;
 constexpr int kNoise = 10;
 constexpr int kBranching = 8;  // best candidates tried per node
 // Solutions found and not yet taken by a consumer (solve_solo's Python side makes games of them,
-// about 0.4 ms each): past this many the workers wait for it.
+// 0.15-0.4 ms each): past this many the workers wait for it.
 constexpr std::size_t kMaxBacklog = 32;
+// Looking for many (count > 1): the search ends once this many restarts in a row, and at least
+// kStaleFactor times the restarts it took to find the last new layout, found none new. Layouts
+// near each other come within a few restarts of the last (from a solution with three triangles
+// taken back, its 769 layouts in 57-81 restarts); from the empty board new ones never stop.
+constexpr long long kStaleRestarts = 200;
+constexpr long long kStaleFactor = 4;
 // Restarts: a small fixed node budget each; many keep a prefix (ruin and recreate). Many short
 // runs beat fewer long ones: against 4,000 nodes growing by 400 a restart, near misses at 12
 // pieces a colour from the end took a median 0.17 s instead of 2.0 s, and the full puzzle's
@@ -83,6 +89,8 @@ struct SoloSearch::Shared {
     // Colours in play that hold pieces but have no legal move at the start (they can never
     // complete): the search places the others' pieces, and all of them placed is the best answer.
     std::uint8_t stuck = 0;
+    // The restart count when the last new distinct layout was found (-1: none yet).
+    std::atomic<long long> last_new_restart{-1};
     // Solutions a consumer has taken while the search runs (SoloSearch::taken); none: no consumer.
     std::atomic<std::size_t> taken{kNoConsumer};
     static constexpr std::size_t kNoConsumer = ~std::size_t{0};
@@ -158,8 +166,11 @@ public:
                 placed_ += t_.placement(id).size;
             }
             dfs(cut);
-            sh_.restarts.fetch_add(1);
+            const long long restarts = sh_.restarts.fetch_add(1) + 1;
             flush_nodes();
+            if (const long long last = sh_.last_new_restart.load(); opt.count > 1 && last >= 0 &&
+                restarts - last > std::max(kStaleRestarts, kStaleFactor * last))
+                sh_.stop->store(true);  // (most likely no layout is left to find)
             restarts_since_repair_ += restart_nodes_;
             if (repairs_) repair();
         }
@@ -297,15 +308,21 @@ private:
             if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) return;
             if (!sh_.keys.insert(key).second) return;
             sh_.solutions.push_back(std::move(s));
+            sh_.last_new_restart.store(sh_.restarts.load());
             solution_path_ = path_;
             if (static_cast<int>(sh_.solutions.size()) >= sh_.opt.count) sh_.stop->store(true);
             found = sh_.solutions.size();
         }
         // A consumer taking them as they come is not outrun: past a backlog the worker waits, so
         // that what was found can all be taken within the time limit.
-        while (!sh_.stop->load() && sh_.taken.load() != SoloSearch::Shared::kNoConsumer &&
-               found > sh_.taken.load() + kMaxBacklog) {
-            if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) break;
+        // The time is checked here too: the dive goes on past a solution, and solutions a few
+        // nodes apart (a node count between checks of the clock) outran it by 0.4 s under load.
+        while (!sh_.stop->load()) {
+            if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) {
+                sh_.stop->store(true);
+                break;
+            }
+            if (sh_.taken.load() == SoloSearch::Shared::kNoConsumer || found <= sh_.taken.load() + kMaxBacklog) break;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     }
@@ -338,7 +355,8 @@ private:
         if (c < 0) {
             if (dropped_) return false;  // (a partial layout, noted above)
             on_solution();
-            return true;
+            // Looking for many: the dive goes on to the solution's siblings (nearby layouts).
+            return sh_.opt.count <= 1 || sh_.stop->load(std::memory_order_relaxed);
         }
         Bitboard fr[kNumColours];
         const int dead_count = waste_bound(P, fr);
@@ -401,7 +419,9 @@ private:
             return end;
         }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-        const int branch = std::min<int>(static_cast<int>(cands.size()), kBranching);
+        // Looking for many: every candidate (the best 8 alone never reach some layouts).
+        const int branch = sh_.opt.count > 1 ? static_cast<int>(cands.size())
+                                             : std::min<int>(static_cast<int>(cands.size()), kBranching);
         for (int i = 0; i < branch; ++i) {
             const int id = cands_[d][i].id;
             const int size = t_.placement(id).size;

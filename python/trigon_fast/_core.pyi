@@ -127,6 +127,10 @@ class Position:
         ...
     def play(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+    def play_sequence(self, moves: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]]) -> tuple[int, int]:
+        """
+        Plays (colour, placement id) pairs in order while each is the colour to move's legal move: (moves played, 0), or (moves played, why) at the first that is not: -1 when it is not that colour's turn (or the game is over), else its Illegal code (see illegal_reason).
+        """
     def score(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> int:
         ...
     def set_to_move(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
@@ -519,7 +523,7 @@ def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collec
     """
 def solve_solo(start: Position, start_cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], seed: typing.SupportsInt | typing.SupportsIndex = 0, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, threads: typing.SupportsInt | typing.SupportsIndex = 1, count: typing.SupportsInt | typing.SupportsIndex = 1, triangle_last: bool = True, restart_nodes: typing.SupportsInt | typing.SupportsIndex = 0, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25, on_solution: typing.Any = None) -> dict:
     """
-    Solo puzzle search from a position: {'solutions': [...], 'delivered': int, 'best': {...}, 'stats': {...}, 'interrupted': bool}. on_solution(solution) gets each solution as it is found (those are not in 'solutions'; 'delivered' counts them); a falsy reply stops the search as the callback's does.
+    Solo puzzle search from a position: {'solutions': [...], 'delivered': int, 'best': {...}, 'stats': {...}, 'interrupted': bool}. on_solution(solution) gets each solution as it is found, with the search's 'stats' so far (those are not in 'solutions'; 'delivered' counts them); a falsy reply stops the search as the callback's does. A time_limit <= 0: none.
     """
 NUM_COLOURS: int = 4
 NUM_PIECES: int = 22

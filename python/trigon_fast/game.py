@@ -27,6 +27,21 @@ MoveLike = Union[Move, str, IntLike]
 _Step = Tuple[int, int, bool, int]
 _F = TypeVar("_F", bound=Callable[..., Any])
 _COLOUR_CHARS = "BYRG"
+_COLOURS = tuple(Colour)  # (index -> Colour without an enum call: bulk replays)
+# A played move's history entry (colour, move, False) and its (colour, move) pair, by
+# side << 18 | colour << 16 | placement id: immutable, so games replayed in bulk share them (the
+# garbage collector walked 176 tuples a solved game; with thousands of solutions made during a
+# search, its pauses overran the search's time limit by up to 90 ms).
+_SHARED_STEPS: Dict[int, Tuple[Tuple[Colour, Move, bool], Tuple[Colour, Move]]] = {}
+
+
+def _shared_step(side: int, c: int, pid: int) -> Tuple[Tuple[Colour, Move, bool], Tuple[Colour, Move]]:
+    key = side << 18 | c << 16 | pid
+    entry = _SHARED_STEPS.get(key)
+    if entry is None:
+        m = Move._trusted(pid, side)
+        entry = _SHARED_STEPS[key] = ((_COLOURS[c], m, False), (_COLOURS[c], m))
+    return entry
 
 
 def _lock_of(game: "Game") -> threading.RLock:
@@ -330,27 +345,31 @@ class Game:
     push = play
 
     @_exclusive
-    def _play_ids(self, moves: Iterable[Tuple[int, int]]) -> None:
-        """Play (colour, placement id) pairs in turn order, each checked by the core, under one
-        lock: the bulk path of solver results (Game.play per move cost about 1 ms a game). On an
-        out-of-turn or illegal move nothing of that move is played and IllegalMoveError says why."""
+    def _play_ids(self, moves: Iterable[Tuple[int, int]]) -> List[Tuple[Colour, Move]]:
+        """Play (colour, placement id) pairs in turn order, each checked by the core, in one core
+        call under one lock: the bulk path of solver results (Game.play per move cost about 1 ms
+        a game). The moves before an out-of-turn or illegal one stay played; IllegalMoveError
+        says why that one is not. Returns the (colour, move) pairs played."""
+        pairs = [(int(c), int(pid)) for c, pid in moves]
         side = self.variant.side
-        colours = list(Colour)
-        pos, stack, history = self._pos, self._stack, self._history
-        first = True
-        for c, pid in moves:
-            if pos.is_over or pos.to_move != c:
-                raise IllegalMoveError(f"{colours[c].name.lower()} is not to move")
-            code = pos.check(c, pid)
-            if code != 0:
-                raise IllegalMoveError(f"illegal move {Move(pid, side)}: {_core.illegal_reason(code)}")
+        before = self._pos.copy()
+        played, why = self._pos.play_sequence(pairs)
+        if played:
             # The undo stack keeps the first position; the others are made again when asked for
             # (_position_before): a solver's thousands of games each held 88 copies.
-            stack.append(pos.copy() if first else None)
-            first = False
-            pos.play(pid)
-            history.append((colours[c], Move._trusted(int(pid), side), False))
-            self._version += 1
+            self._stack.append(before)
+            self._stack.extend([None] * (played - 1))
+            get, side_key = _SHARED_STEPS.get, side << 18
+            steps = [get(side_key | c << 16 | pid) or _shared_step(side, c, pid) for c, pid in pairs[:played]]
+            self._history.extend([step for step, _ in steps])
+            self._version += played
+        if why:
+            c, pid = pairs[played]
+            if why < 0:
+                name = _COLOURS[c].name.lower() if 0 <= c < len(_COLOURS) else f"colour {c}"
+                raise IllegalMoveError(f"{name} is not to move")
+            raise IllegalMoveError(f"illegal move {Move(pid, side)}: {_core.illegal_reason(why)}")
+        return [pair for _, pair in steps] if played else []
 
     @_exclusive
     def setup(self, colour: ColourLike, move: MoveLike, to_move: Optional[ColourLike] = None) -> None:

@@ -83,6 +83,10 @@ def _cell_sort_key(b: "_core.Board", cell: int) -> Tuple[int, int]:
     return (-y, x)  # a1, b1, ..., a2, ...: rows from the bottom, then left to right
 
 
+# Move._trusted's moves by side << 16 | placement id (at most the two boards' placements).
+_SHARED_MOVES: Dict[int, "Move"] = {}
+
+
 class Move:
     """A placement of one piece; the colour is the game's to decide.
 
@@ -107,10 +111,16 @@ class Move:
     @classmethod
     def _trusted(cls, id: int, side: int) -> "Move":
         """The move of a placement id the core handed out (a valid int, ``side`` 9 or 8), made
-        without checks: listings of thousands of moves cost a fifth of checked construction."""
-        m = cls.__new__(cls)
-        m._id = id
-        m._side = side
+        without checks (listings of thousands of moves cost a fifth of checked construction),
+        and shared: a Move never changes, and thousands of solved games each held 88 of their
+        own for the garbage collector to walk."""
+        key = side << 16 | id
+        m = _SHARED_MOVES.get(key)
+        if m is None:
+            m = cls.__new__(cls)
+            m._id = id
+            m._side = side
+            _SHARED_MOVES[key] = m
         return m
 
     @classmethod

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
-import itertools
+import functools
 import os
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import (Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Set, Tuple,
-                    Union, overload)
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union,
+                    cast, overload)
 
 from . import _args, _core
 from .errors import IllegalMoveError, TrigonError
@@ -260,20 +262,19 @@ def _stats(d: dict) -> SolveStats:
                       best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]))
 
 
-def _replay(base: Game, sol: dict) -> Game:
-    """A copy of ``base`` with the core's solution ``sol`` played on it."""
+def _replay(base: Game, sol: dict) -> Tuple[Game, List[Tuple[Colour, Move]]]:
+    """A copy of ``base`` with the core's solution ``sol`` played on it, and the moves played."""
     game = base.copy()
     try:
-        game._play_ids((int(c), int(pid)) for c, pid in sol["moves"])
+        moves = game._play_ids(sol["moves"])
     except IllegalMoveError as e:  # pragma: no cover - the core replayed them already
         raise RuntimeError(f"solver produced a move that does not replay: {e}") from None
-    return game
+    return game, moves
 
 
 def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solution:
     """The Solution of the core's ``sol``."""
-    game = _replay(base, sol)
-    moves = game.history[len(base.history):]
+    game, moves = _replay(base, sol)
     scores = game.scores()
     return Solution(game=game, moves=moves, scores=scores, complete=bool(sol["complete"]), stats=stats,
                     interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
@@ -325,7 +326,8 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
     ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
     to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
-    (as many as were found in time; the best partial one when none).
+    (as many as were found in time, or until the search has long found nothing new: likely
+    every one, though that is no proof; the best partial one when none).
     """
     base, fixed, count, triangle_last, restart_nodes = _check_options(
         variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game, count=count,
@@ -384,18 +386,19 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     """Complete solutions of the solo puzzle one at a time, as they are found, each distinct from
     every one before it up to the board's symmetries and a renaming of colours (``Solution.key``).
     The options are :func:`solve_solo`'s, but ``time_limit`` is for all of them (default: no
-    limit), and ``batch`` is the number of solutions each round asks for.
+    limit), and ``batch`` is how many solutions may wait, made, while the caller works on the
+    last one (the search pauses then).
 
-    The search runs in rounds of ``solve_solo(count=batch)`` with seeds ``seed``, ``seed + 1``, ...,
-    so with one thread the sequence is the same every time. It ends after ``time_limit`` seconds
-    in all, counted from the first ``next`` (``None``: when the caller stops iterating), when a round finds no complete solution
-    (within 60 s, or the time left), when eight rounds in a row find only solutions yielded
-    before (the search is randomized and heuristic, its moves ranked: that is no proof that none
-    is left, and from a nearly solved game it may miss some), or on Ctrl-C. Bad options fail at the call, not at
-    the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C ended it
-    (also when the round it stopped had found nothing new to yield). ``callback(stats)`` is
-    called about every 0.25 s while a round searches (its :class:`SolveStats`); returning False
-    ends the iteration as Ctrl-C does (a GUI's cancel button: a ``next`` may search for long).
+    One search runs in a thread of its own from the first ``next``, so with one thread the
+    sequence is the same every time. It ends after ``time_limit`` seconds (counted from the first
+    ``next``; solutions found by then still come), when no layout was found in the first 60 s,
+    when it has long found nothing new (restarts in a row, at least 200 and four times those it
+    took to the last new one: likely all were found, though the search is randomized and that
+    is no proof), on Ctrl-C, or when the iterator is closed or dropped. Bad options fail at the
+    call, not at the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C
+    (or the callback) ended it. ``callback(stats)`` is called about every 0.25 s while a ``next``
+    waits for the search (its :class:`SolveStats`, in the caller's thread); returning False ends
+    the iteration as Ctrl-C does (a GUI's cancel button: a ``next`` may search for long).
 
     >>> from itertools import islice
     >>> sols = list(islice(iter_solutions(seed=1), 3))
@@ -406,81 +409,153 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
         _check_seconds(time_limit)
     batch = _args.integer("batch", batch, 1, 100_000, SolverError)
     seed = _args.seed(seed, SolverError)
-    _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
-    # Checked now, and a copy of the game taken now: later rounds solve the game as it was at
+    threads = _args.integer("threads", threads, 1, _args.MAX_THREADS, SolverError)
+    # Checked now, and a copy of the game taken now: the search solves the game as it was at
     # the call, whatever the caller plays on it meanwhile.
-    base = _check_options(variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells,
-                          game=game, triangle_last=triangle_last, callback=callback)[0]
-    options: Dict[str, Any] = dict(start_cells=start_cells, threads=threads, triangle_last=triangle_last,
-                                   callback=callback)
-    if game is None:
-        options["variant"] = base.variant
-    else:
-        options["game"] = base
-    return SolutionIterator(options, seed, time_limit, batch)
+    base, fixed, _, triangle_last, _ = _check_options(
+        variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game,
+        triangle_last=triangle_last, callback=callback)
+    ctrl_c: List[bool] = []
+    progress = _args.progress_callback(callback, _stats, ctrl_c, SolverError)
+    search = functools.partial(_stream_search, base=base, fixed=fixed, seed=seed,
+                               time_limit=0.0 if time_limit is None else float(time_limit), threads=threads,
+                               triangle_last=triangle_last, with_progress=progress is not None)
+    return SolutionIterator(search, batch, progress, ctrl_c)
 
 
-# A round of one solution (batch=1) often meets an earlier layout again while others remain;
-# eight such rounds in a row, each with its own seed, mean the layouts are most likely all found.
-_STALE_ROUNDS_TO_END = 8
+# A stream that has found no layout at all in this many seconds ends (a position with no
+# complete game: the search would never end by itself).
+_FIRST_SOLUTION_SECONDS = 60.0
+
+
+class _Stream:
+    """What an iterator shares with its search thread. The thread holds this, not the iterator,
+    so that an iterator dropped unfinished is collected (and its ``__del__`` stops the search)."""
+
+    def __init__(self, ahead: int) -> None:
+        self.items: "queue.SimpleQueue[Tuple[str, Any]]" = queue.SimpleQueue()
+        self.room = threading.Semaphore(ahead)  # solutions that may wait in items, made
+        self.stop = threading.Event()
+        self.waiting = threading.Event()  # a next() waits: progress goes to it
+        self.ctrl_c = False  # a Ctrl-C landed in the thread (making a Solution)
+        self.gave_up = False  # no layout in _FIRST_SOLUTION_SECONDS
+
+
+def _stream_search(stream: _Stream, *, base: Game, fixed: List[int], seed: int, time_limit: float, threads: int,
+                   triangle_last: bool, with_progress: bool) -> None:
+    """The search of an iterator (its own thread): each solution made a Solution and queued as
+    it is found, the caller's pace holding it back; then ("end", interrupted) or ("error", e)."""
+    t0 = time.monotonic()
+
+    def take(sol: dict, stats: Optional[SolveStats] = None) -> bool:
+        while not stream.room.acquire(timeout=0.05):
+            if stream.stop.is_set():
+                return False
+        try:
+            made = _build(base, sol, stats or _stats(sol["stats"]), False)
+        except KeyboardInterrupt:
+            stream.ctrl_c = True
+            stream.room.release()
+            return False
+        stream.items.put(("solution", made))
+        return not stream.stop.is_set()
+
+    def progress(d: dict) -> bool:
+        if stream.stop.is_set():
+            return False
+        if int(d["solutions"]) == 0 and time.monotonic() - t0 > _FIRST_SOLUTION_SECONDS:
+            stream.gave_up = True
+            return False
+        if with_progress and stream.waiting.is_set():
+            stream.items.put(("stats", d))
+        return True
+
+    try:
+        out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=time_limit, threads=threads,
+                               count=2**31 - 1, triangle_last=triangle_last, restart_nodes=0,
+                               callback=progress, on_solution=take)
+        final = _stats(out["stats"])
+        for sol in [] if out["interrupted"] else out["solutions"]:  # (found in time, not yet taken)
+            if not take(sol, final):
+                break
+        stream.items.put(("end", bool(out["interrupted"]) and not stream.gave_up and not stream.stop.is_set()))
+    except BaseException as e:  # (raised in the caller's next())
+        stream.items.put(("error", e))
 
 
 class SolutionIterator(Iterator[Solution]):
     """What :func:`iter_solutions` returns: an iterator of distinct complete solutions that also
     says how it ended.
 
-    ``interrupted`` is True once Ctrl-C (or the callback) has ended it (a round that found nothing
-    new then yields nothing, so the solutions alone cannot tell); ``found`` counts the solutions
-    yielded so far.
+    ``interrupted`` is True once Ctrl-C (or the callback) has ended it (the solutions alone
+    cannot tell that from the search running dry); ``found`` counts the solutions yielded so
+    far. ``close()`` stops the search (as dropping the iterator does).
     """
 
-    def __init__(self, options: Dict[str, Any], seed: int, time_limit: Optional[float], batch: int) -> None:
+    def __init__(self, search: Callable[[_Stream], None], ahead: int,
+                 progress: Optional[Callable[[Dict[str, Any]], bool]], ctrl_c: List[bool]) -> None:
         self.interrupted = False
         self.found = 0
-        self._options, self._seed, self._batch = options, seed, batch
-        self._time_limit = time_limit
-        self._stream = self._solutions()
+        self._search, self._progress, self._ctrl_c = search, progress, ctrl_c
+        self._stream = _Stream(ahead)
+        self._thread: Optional[threading.Thread] = None
+        self._finished = False
 
     def __iter__(self) -> "SolutionIterator":
         """The iterator itself."""
         return self
 
     def __next__(self) -> Solution:
-        """The next distinct complete solution (a round of the search runs when none is waiting)."""
-        solution = next(self._stream)
-        self.found += 1
-        return solution
+        """The next distinct complete solution (waiting for the search while none is made)."""
+        if self._finished:
+            raise StopIteration
+        stream = self._stream
+        if self._thread is None:  # (the time limit runs from here: a caller may set up its output first)
+            self._thread = threading.Thread(target=self._search, args=(stream,), daemon=True,
+                                            name="trigon_fast.iter_solutions")
+            self._thread.start()
+        stream.waiting.set()
+        try:
+            while True:
+                try:
+                    kind, value = stream.items.get(timeout=0.1)  # (a timeout: Ctrl-C gets through)
+                except queue.Empty:
+                    continue
+                if kind == "solution":
+                    stream.room.release()
+                    self.found += 1
+                    return cast(Solution, value)
+                if kind == "stats":
+                    if self._progress is not None and not self._progress(value):
+                        self.interrupted = True  # (the callback's False, or a Ctrl-C landing in it)
+                        break
+                    continue
+                if kind == "error":
+                    self._end()
+                    raise value
+                self.interrupted = bool(value) or stream.ctrl_c  # ("end")
+                break
+        except KeyboardInterrupt:
+            self.interrupted = True
+        finally:
+            stream.waiting.clear()
+        self._end()
+        raise StopIteration
+
+    def close(self) -> None:
+        """Stop the search (the solutions not yet taken are dropped); the iterator then ends."""
+        self._end()
+
+    def _end(self) -> None:
+        self._finished = True
+        self._stream.stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __del__(self) -> None:
+        # (the thread holds the stream, not the iterator: dropping the iterator ends the search)
+        self._stream.stop.set()
 
     def __repr__(self) -> str:
         state = ", interrupted" if self.interrupted else ""
         return f"<SolutionIterator {self.found} found{state}>"
-
-    def _solutions(self) -> Iterator[Solution]:
-        # (the time runs from the first next(): a caller may set up its output first)
-        deadline = None if self._time_limit is None else time.monotonic() + float(self._time_limit)
-        seen: Set[bytes] = set()
-        stale_rounds = 0  # rounds in a row whose complete solutions were all yielded before
-        for round_ in itertools.count():
-            limit = 60.0 if deadline is None else deadline - time.monotonic()
-            if limit <= 0:
-                return
-            try:
-                found = solve_solo(**self._options, seed=(self._seed + round_) % 2**64, time_limit=limit,
-                                   count=self._batch)
-            except KeyboardInterrupt:  # (landing between the search's own checks: the same ending)
-                self.interrupted = True
-                return
-            if isinstance(found, Solution):  # (count=1 gives the solution itself)
-                found = [found]
-            self.interrupted = any(s.interrupted for s in found)
-            new = 0
-            for s in found:
-                if s.complete and s.key not in seen:
-                    seen.add(s.key)
-                    new += 1
-                    yield s
-            if self.interrupted or not any(s.complete for s in found):
-                return
-            stale_rounds = 0 if new else stale_rounds + 1
-            if stale_rounds == _STALE_ROUNDS_TO_END:
-                return
