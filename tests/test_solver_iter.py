@@ -162,3 +162,84 @@ def test_the_time_limit_ends_the_stream_on_time():
     took = time.perf_counter() - t0
     assert len(sols) > 20 and len({s.key for s in sols}) == len(sols)
     assert 0.29 <= took < 2.0  # (a few found by the limit are still made)
+
+
+# -- review of the streaming iterator (each failed before its fix) --------------------------------
+
+def test_a_script_that_breaks_out_exits_at_once(tmp_path):
+    # The search, waiting for a caller that had gone, held the exit for the core's 5 s (and its
+    # thread could crash the exit): it is stopped first.
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "first.py"
+    script.write_text("import trigon_fast as tf\nsols = tf.iter_solutions(seed=1)\n"
+                      "for s in sols:\n    break\nimport time\ntime.sleep(0.3)\nprint(s.total_score)\n")
+    for _ in range(3):
+        t0 = time.monotonic()
+        r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and r.stdout.strip() == "80", r.stderr
+        assert time.monotonic() - t0 < 4.5
+
+
+def test_interrupt_main_ends_the_iteration():
+    # (how IDLE's Interrupt, and a Ctrl-C on Windows, arrive: it escaped next() on 3.11/3.12)
+    import _thread
+    import threading
+    for delay in (0.2, 0.31, 0.45):
+        it = tf.iter_solutions(game=_hard_position())
+        threading.Timer(delay, _thread.interrupt_main).start()
+        assert list(it) == [] and it.interrupted
+        assert not it._thread.is_alive()
+
+
+def test_an_error_in_the_callback_ends_the_search():
+    def boom(stats):
+        raise ZeroDivisionError("boom")
+    it = tf.iter_solutions(game=_hard_position(), callback=boom)
+    with pytest.raises(ZeroDivisionError):
+        next(it)
+    assert not it._thread.is_alive() and list(it) == []
+
+
+def test_two_threads_share_an_iterator():
+    import collections
+    import threading
+    it = tf.iter_solutions(seed=1, batch=4, time_limit=0.5)
+    keys, done = [], []
+    start = threading.Barrier(2)
+
+    def consume():
+        start.wait()
+        keys.extend(s.key for s in it)
+        done.append(1)
+    workers = [threading.Thread(target=consume, daemon=True) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(10)
+    assert len(done) == 2 and keys  # (one of them waited for ever for a second end)
+    assert max(collections.Counter(keys).values()) == 1
+    assert sum(t.name == "trigon_fast.iter_solutions" for t in threading.enumerate()) == 0
+
+
+def test_a_slow_callback_sees_the_latest_stats_and_the_time_limit_holds():
+    import time
+    calls = []
+
+    def slow(stats):
+        calls.append(stats.seconds)
+        time.sleep(0.5)
+    t0 = time.monotonic()
+    it = tf.iter_solutions(game=_hard_position(), time_limit=2.0, callback=slow)
+    assert list(it) == [] and not it.interrupted
+    assert time.monotonic() - t0 < 3.2  # (stale stats queued up: 5.75 s for a 3 s limit)
+    assert len(calls) <= 6
+
+
+def test_a_finished_complete_game_is_its_own_solution():
+    done = tf.solve_solo(seed=1, time_limit=30).game
+    got = list(tf.iter_solutions(game=done, time_limit=5))
+    assert len(got) == 1 and got[0].complete and got[0].game == done
+    over = tf.random_game(tf.Variant.SOLO, 1)  # over with pieces left: no solution
+    assert list(tf.iter_solutions(game=over, time_limit=5)) == []

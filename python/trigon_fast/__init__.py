@@ -17,6 +17,7 @@ from .playout import random_game, random_games_stats
 from .records import Record, RecordError, read_blksgf, write_blksgf  # also adds Game.from_blksgf / to_blksgf
 from .search import Analysis, Engine, analyse, best_move
 from .solver import Solution, SolutionIterator, SolverError, SolveStats, iter_solutions, solve_solo
+from .solver import _stop_streams as _stop_solution_streams
 from .pattern import PatternProgress, PatternPuzzle, PatternResult, parse_region, solve_pattern
 from .exact import ExactProgress, MaxPlaceResult, PlaceAllResult, can_place_all, max_placeable
 from .variants import Colour, StartRule, Variant
@@ -27,6 +28,8 @@ __version__ = "0.1.0"
 # A thread still inside a long call of the core (a daemon thread analysing when a GUI closes)
 # would abort the interpreter's exit: end those calls first, as Ctrl-C does.
 atexit.register(_core._end_long_calls, 5.0)
+# (registered after it, so run before it: an iterator's search waiting for its caller is stopped)
+atexit.register(_stop_solution_streams)
 
 __all__ = [
     "Analysis",

@@ -15,6 +15,7 @@ import os
 import queue
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union,
                     cast, overload)
@@ -428,6 +429,17 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
 _FIRST_SOLUTION_SECONDS = 60.0
 
 
+# The streams whose search may still run: stopped at exit (before the core's long calls are
+# ended: a search waiting for its caller held the exit for 5 s, and its thread could crash it).
+_LIVE_STREAMS: "weakref.WeakSet[_Stream]" = weakref.WeakSet()
+
+
+def _stop_streams() -> None:
+    """Stop every iterator's search (at exit)."""
+    for stream in list(_LIVE_STREAMS):
+        stream.stop.set()
+
+
 class _Stream:
     """What an iterator shares with its search thread. The thread holds this, not the iterator,
     so that an iterator dropped unfinished is collected (and its ``__del__`` stops the search)."""
@@ -439,6 +451,7 @@ class _Stream:
         self.waiting = threading.Event()  # a next() waits: progress goes to it
         self.ctrl_c = False  # a Ctrl-C landed in the thread (making a Solution)
         self.gave_up = False  # no layout in _FIRST_SOLUTION_SECONDS
+        _LIVE_STREAMS.add(self)
 
 
 def _stream_search(stream: _Stream, *, base: Game, fixed: List[int], seed: int, time_limit: float, threads: int,
@@ -471,6 +484,13 @@ def _stream_search(stream: _Stream, *, base: Game, fixed: List[int], seed: int, 
         return True
 
     try:
+        if base.is_over:  # (nothing to search: a finished complete game is its own solution)
+            done = _finished(base)
+            if done.complete:
+                stream.room.acquire()
+                stream.items.put(("solution", done))
+            stream.items.put(("end", False))
+            return
         out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=time_limit, threads=threads,
                                count=2**31 - 1, triangle_last=triangle_last, restart_nodes=0,
                                callback=progress, on_solution=take)
@@ -500,6 +520,7 @@ class SolutionIterator(Iterator[Solution]):
         self._stream = _Stream(ahead)
         self._thread: Optional[threading.Thread] = None
         self._finished = False
+        self._starting = threading.Lock()  # (two threads taking the first next at once: one search)
 
     def __iter__(self) -> "SolutionIterator":
         """The iterator itself."""
@@ -510,23 +531,35 @@ class SolutionIterator(Iterator[Solution]):
         if self._finished:
             raise StopIteration
         stream = self._stream
-        if self._thread is None:  # (the time limit runs from here: a caller may set up its output first)
-            self._thread = threading.Thread(target=self._search, args=(stream,), daemon=True,
-                                            name="trigon_fast.iter_solutions")
-            self._thread.start()
-        stream.waiting.set()
+        with self._starting:
+            if self._thread is None:  # (the time limit runs from here: a caller may set up its output first)
+                self._thread = threading.Thread(target=self._search, args=(stream,), daemon=True,
+                                                name="trigon_fast.iter_solutions")
+                self._thread.start()
         try:
+            # (first in the try: Python 3.11/3.12 let a Ctrl-C at the loop's back edge past the
+            # handler when the loop was the try's first statement)
+            stream.waiting.set()
             while True:
                 try:
                     kind, value = stream.items.get(timeout=0.1)  # (a timeout: Ctrl-C gets through)
                 except queue.Empty:
+                    if self._finished:  # (another thread took the end)
+                        break
                     continue
                 if kind == "solution":
                     stream.room.release()
                     self.found += 1
                     return cast(Solution, value)
                 if kind == "stats":
-                    if self._progress is not None and not self._progress(value):
+                    if not stream.items.empty():  # (a slow callback sees the latest only)
+                        continue
+                    try:
+                        goes_on = self._progress is None or self._progress(value)
+                    except BaseException:  # (its error ends the search, as solve_solo's does)
+                        self._end()
+                        raise
+                    if not goes_on:
                         self.interrupted = True  # (the callback's False, or a Ctrl-C landing in it)
                         break
                     continue
