@@ -415,6 +415,32 @@ def test_stuck_colour_the_others_are_all_placed():
     assert sol.stats.seconds < 50  # (stopped at the best, not at the time limit)
 
 
+def test_stuck_colour_count_and_iter():
+    # No complete game exists: count > 1 searches as count=1 does (it looked for many complete
+    # layouts, and left 10-13 triangles); iter_solutions ends at once (it searched for 60 s).
+    import time
+    g, stuck = _stuck_solo_game(1)
+    others = [c for c in g.variant.colours if c not in stuck]
+    sols = tf.solve_solo(game=g, seed=0, count=3, time_limit=60)
+    assert len(sols) == 1 and not sols[0].complete and _area_left(sols[0].game, others) == 0
+    assert sols[0].stats.best_placed == _area_left(g, others)  # (the repairs' layout counted too)
+    t0 = time.monotonic()
+    assert list(tf.iter_solutions(game=g)) == [] and time.monotonic() - t0 < 5
+
+
+def test_a_tiny_stuck_endgame_is_searched_through_and_ends():
+    # Three colours stuck, green with one legal move: the search ran its whole time limit.
+    rnd = random.Random(1)
+    g = tf.Game(tf.Variant.solo())
+    while len([c for c in g.variant.colours if g.pieces_left(c) and not g.legal_moves_of(c)]) < 3:
+        g.play(rnd.choice(list(g.legal_moves)))
+    sol = tf.solve_solo(game=g, seed=0, time_limit=60)
+    assert_valid(sol, g.variant, g)
+    placed = _area_left(g, [tf.Colour.GREEN]) - _area_left(sol.game, [tf.Colour.GREEN])
+    assert placed == tf.max_placeable(g, tf.Colour.GREEN).triangles == 4
+    assert sol.stats.seconds < 10
+
+
 @pytest.mark.parametrize("seed", [2, 24, 11])
 def test_stuck_colour_the_others_place_more_than_a_greedy_finish(seed):
     # The others were not all placed here in 5 s of search either; the search

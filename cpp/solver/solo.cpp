@@ -133,6 +133,7 @@ public:
             check_fit_ = pieces_fit(sh.start);
         }
         repairs_ = index == 0 && sh.opt.repairs && sh.start.occupied_all().any();
+        many_ = sh.opt.count > 1 && !sh.stuck && area_fits_;
     }
 
     void run() {
@@ -165,9 +166,14 @@ public:
                 path_.push_back(base[i]);
                 placed_ += t_.placement(id).size;
             }
+            truncated_ = false;
             dfs(cut);
             const long long restarts = sh_.restarts.fetch_add(1) + 1;
             flush_nodes();
+            // Placing as much as possible, a restart from the start that tried every candidate
+            // within its node budget searched the whole tree: its best is the best there is
+            // (a tiny endgame ran for its whole time limit).
+            if (maximise_ && cut == 0 && !truncated_ && !many_) sh_.stop->store(true);
             if (const long long last = sh_.last_new_restart.load(); opt.count > 1 && last >= 0 &&
                 restarts - last > std::max(kStaleRestarts, kStaleFactor * last))
                 sh_.stop->store(true);  // (most likely no layout is left to find)
@@ -291,6 +297,8 @@ private:
         std::array<std::vector<int>, kNumColours> lists;
         for (auto [c, id] : path_) lists[c].push_back(id);
         if (sh_.stuck) {  // (no complete game: every piece of the colours that can move is the best)
+            int prev = sh_.best_placed.load();
+            while (start_area_ > prev && !sh_.best_placed.compare_exchange_weak(prev, start_area_)) {}
             std::lock_guard<std::mutex> lock(sh_.mu);
             sh_.best_partial_area = start_area_;
             for (int c = 0; c < kNumColours; ++c) sh_.best_partial[c] = std::move(lists[c]);
@@ -342,7 +350,10 @@ private:
     // Returns true when this restart should end (solution, node limit, stop, time).
     bool dfs(int d) {
         ++pending_nodes_;
-        if (++restart_nodes_ > limit_) return true;
+        if (++restart_nodes_ > limit_) {
+            truncated_ = true;
+            return true;
+        }
         if ((++tick_ & 1023) == 0) {
             flush_nodes();
             if (sh_.opt.time_limit > 0 && sh_.elapsed() > sh_.opt.time_limit) sh_.stop->store(true);
@@ -356,7 +367,7 @@ private:
             if (dropped_) return false;  // (a partial layout, noted above)
             on_solution();
             // Looking for many: the dive goes on to the solution's siblings (nearby layouts).
-            return sh_.opt.count <= 1 || sh_.stop->load(std::memory_order_relaxed);
+            return !many_ || sh_.stop->load(std::memory_order_relaxed);
         }
         Bitboard fr[kNumColours];
         const int dead_count = waste_bound(P, fr);
@@ -420,8 +431,9 @@ private:
         }
         std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
         // Looking for many: every candidate (the best 8 alone never reach some layouts).
-        const int branch = sh_.opt.count > 1 ? static_cast<int>(cands.size())
-                                             : std::min<int>(static_cast<int>(cands.size()), kBranching);
+        const int num_cands = static_cast<int>(cands.size());
+        const int branch = many_ ? num_cands : std::min(num_cands, kBranching);
+        if (branch < num_cands) truncated_ = true;
         for (int i = 0; i < branch; ++i) {
             const int id = cands_[d][i].id;
             const int size = t_.placement(id).size;
@@ -452,6 +464,8 @@ private:
     bool check_fit_ = false;  // the start passes pieces_fit
     bool check_now_ = false;  // and this restart prunes on it
     bool maximise_ = false;   // this restart places as much as it can (no complete game exists)
+    bool truncated_ = false;  // this restart left candidates untried (or ran out of nodes)
+    bool many_ = false;       // looking for many complete layouts (count > 1, and some can exist)
     std::uint32_t dropped_ = 0;  // colours this branch has given up on (maximise_: no placement left)
     int placed_ = 0;
     int best_local_ = 0;

@@ -281,10 +281,25 @@ def _build(base: Game, sol: dict, stats: SolveStats, interrupted: bool) -> Solut
                     interrupted=interrupted, unplaced_triangles=int(sol["unplaced_triangles"]))
 
 
+def _area_left(game: Game) -> int:
+    """Triangles the colours in play still hold."""
+    return sum(PIECE_SIZES[PIECE_NAMES.index(p)] for c in game.variant.colours for p in game.pieces_left(c))
+
+
+def _no_complete_game(game: Game) -> bool:
+    """Whether no complete game can come from here, seen at once: a colour in play holds pieces
+    but has no legal move, or the pieces left cover more than the empty cells."""
+    pos = game.position
+    if any(pos.pieces_left(int(c)) and not pos.has_move(int(c)) for c in game.variant.colours):
+        return True
+    empty = game.board.num_cells - sum(pos.placed_triangles(c) for c in range(4))
+    return _area_left(game) > empty
+
+
 def _finished(game: Game) -> Solution:
     """A game no colour can move in any more, as a Solution: complete when every colour in play
     has placed all its pieces, else short by the triangles they still hold."""
-    short = sum(PIECE_SIZES[PIECE_NAMES.index(p)] for c in game.variant.colours for p in game.pieces_left(c))
+    short = _area_left(game)
     stats = SolveStats(nodes=0, seconds=0.0, restarts=0, best_placed=0, target=0, solutions=int(short == 0))
     return Solution(game=game, moves=[], scores=game.scores(), complete=short == 0, stats=stats,
                     unplaced_triangles=short)
@@ -317,8 +332,10 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     empty taken out, and a short exhaustive search placing every piece left from there: dense
     endgames the restarts leave a piece or two short). When no complete game can exist (a colour
     in play has pieces but no legal move left, or the pieces left outnumber the empty cells),
-    the search places as many triangles as it can instead, and it ends early once every piece
-    of the colours that can still move is placed. ``threads`` race different seeds;
+    the search places as many triangles as it can instead (``count`` changes nothing then); it
+    ends early once every piece of the colours that can still move is placed, or once it has
+    tried every way (a small endgame), else at ``time_limit`` (so its answer then depends on the
+    machine's speed). ``threads`` race different seeds;
     with one thread a seed gives the same answer every time. ``callback(stats)`` is called about
     four times a second; returning ``False`` (numpy's too) stops the search. Ctrl-C also stops it;
     either way it returns the best found so far with ``interrupted`` set (also when the Ctrl-C
@@ -327,8 +344,8 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
     ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
     to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
-    (as many as were found in time, or until the search has long found nothing new: likely
-    every one, though that is no proof; the best partial one when none).
+    (as many as were found in time, or until the search has long found nothing new: near a
+    solution every one, though that is no proof; the best partial one when none).
     """
     base, fixed, count, triangle_last, restart_nodes = _check_options(
         variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game, count=count,
@@ -394,8 +411,10 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     sequence is the same every time. It ends after ``time_limit`` seconds (counted from the first
     ``next``; solutions found by then still come), when no layout was found in the first 60 s,
     when it has long found nothing new (restarts in a row, at least 200 and four times those it
-    took to the last new one: likely all were found, though the search is randomized and that
-    is no proof), on Ctrl-C, or when the iterator is closed or dropped. Bad options fail at the
+    took to the last new one: near a solution that is all of them, where there are thousands a
+    few in a hundred may be missed; the search is randomized), at once when no complete game
+    can exist (a colour in play cannot move, or the pieces left outnumber the empty cells), on
+    Ctrl-C, or when the iterator is closed or dropped. Bad options fail at the
     call, not at the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C
     (or the callback) ended it. ``callback(stats)`` is called about every 0.25 s while a ``next``
     waits for the search (its :class:`SolveStats`, in the caller's thread); returning False ends
@@ -484,11 +503,10 @@ def _stream_search(stream: _Stream, *, base: Game, fixed: List[int], seed: int, 
         return True
 
     try:
-        if base.is_over:  # (nothing to search: a finished complete game is its own solution)
-            done = _finished(base)
-            if done.complete:
+        if base.is_over or _no_complete_game(base):  # (nothing to search for)
+            if base.is_over and _area_left(base) == 0:  # (a finished complete game is its own solution)
                 stream.room.acquire()
-                stream.items.put(("solution", done))
+                stream.items.put(("solution", _finished(base)))
             stream.items.put(("end", False))
             return
         out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=time_limit, threads=threads,
