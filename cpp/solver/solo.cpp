@@ -174,7 +174,7 @@ public:
             // within its node budget searched the whole tree: its best is the best there is
             // (a tiny endgame ran for its whole time limit).
             if (maximise_ && cut == 0 && !truncated_ && !many_) sh_.stop->store(true);
-            if (const long long last = sh_.last_new_restart.load(); opt.count > 1 && last >= 0 &&
+            if (const long long last = sh_.last_new_restart.load(); many_ && last >= 0 &&
                 restarts - last > std::max(kStaleRestarts, kStaleFactor * last))
                 sh_.stop->store(true);  // (most likely no layout is left to find)
             restarts_since_repair_ += restart_nodes_;

@@ -361,7 +361,8 @@ def summarise_game(game: Game) -> dict:
     number of legal moves of the colour to move at every ply (mobility). A record's setup
     placements are not moves: neither counted nor given a mobility."""
     with _lock_of(game):
-        # The position before each move is on the game's stack: no replay (setups need none).
+        # The position before each move: the game's undo stack (made again from the nearest one kept
+        # after a bulk replay; setups need none).
         mobility = [int(game._position_before(i).generate(int(game._history[i][0])).size) for i in game._move_indices()]
     ps = list(game.player_scores())
     best = max(ps)

@@ -354,6 +354,7 @@ class Game:
         side = self.variant.side
         before = self._pos.copy()
         played, why = self._pos.play_sequence(pairs)
+        steps: List[Tuple[Tuple[Colour, Move, bool], Tuple[Colour, Move]]] = []
         if played:
             # The undo stack keeps the first position; the others are made again when asked for
             # (_position_before): a solver's thousands of games each held 88 copies.
@@ -369,7 +370,7 @@ class Game:
                 name = _COLOURS[c].name.lower() if 0 <= c < len(_COLOURS) else f"colour {c}"
                 raise IllegalMoveError(f"{name} is not to move")
             raise IllegalMoveError(f"illegal move {Move(pid, side)}: {_core.illegal_reason(why)}")
-        return [pair for _, pair in steps] if played else []
+        return [pair for _, pair in steps]
 
     @_exclusive
     def setup(self, colour: ColourLike, move: MoveLike, to_move: Optional[ColourLike] = None) -> None:

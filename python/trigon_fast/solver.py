@@ -435,12 +435,12 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     base, fixed, _, triangle_last, _ = _check_options(
         variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game,
         triangle_last=triangle_last, callback=callback)
-    ctrl_c: List[bool] = []
-    progress = _args.progress_callback(callback, _stats, ctrl_c, SolverError)
+    # (a Ctrl-C landing in the callback makes it answer False: the iteration ends, interrupted)
+    progress = _args.progress_callback(callback, _stats, [], SolverError)
     search = functools.partial(_stream_search, base=base, fixed=fixed, seed=seed,
                                time_limit=0.0 if time_limit is None else float(time_limit), threads=threads,
                                triangle_last=triangle_last, with_progress=progress is not None)
-    return SolutionIterator(search, batch, progress, ctrl_c)
+    return SolutionIterator(search, batch, progress)
 
 
 # A stream that has found no layout at all in this many seconds ends (a position with no
@@ -531,10 +531,10 @@ class SolutionIterator(Iterator[Solution]):
     """
 
     def __init__(self, search: Callable[[_Stream], None], ahead: int,
-                 progress: Optional[Callable[[Dict[str, Any]], bool]], ctrl_c: List[bool]) -> None:
+                 progress: Optional[Callable[[Dict[str, Any]], bool]]) -> None:
         self.interrupted = False
         self.found = 0
-        self._search, self._progress, self._ctrl_c = search, progress, ctrl_c
+        self._search, self._progress = search, progress
         self._stream = _Stream(ahead)
         self._thread: Optional[threading.Thread] = None
         self._finished = False
