@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <climits>
 #include <exception>
 #include <future>
 
@@ -19,6 +20,26 @@ namespace py = pybind11;
 using namespace trigon;
 
 namespace {
+
+// A list or tuple of Python ints (exactly: bool and numpy ints are the API's to refuse or
+// convert) as a vector, read without pybind11's generic casters: a small pattern puzzle is solved
+// in microseconds and those cost a few of them. TypeError for anything else.
+std::vector<int> exact_ints(const py::handle& seq, const char* what) {
+    if (!PyList_Check(seq.ptr()) && !PyTuple_Check(seq.ptr()))
+        throw py::type_error(std::string(what) + " must be a list or tuple of ints");
+    PyObject* fast = seq.ptr();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject** items = PySequence_Fast_ITEMS(fast);
+    std::vector<int> out(static_cast<std::size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!PyLong_CheckExact(items[i])) throw py::type_error(std::string(what) + " must be ints");
+        int overflow = 0;
+        const long v = PyLong_AsLongAndOverflow(items[i], &overflow);
+        if (overflow || v < INT_MIN || v > INT_MAX) throw py::value_error(std::string(what) + ": an int out of range");
+        out[static_cast<std::size_t>(i)] = static_cast<int>(v);
+    }
+    return out;
+}
 
 std::array<int, kNumPieces> piece_counts(const std::vector<int>& counts) {
     if (counts.size() != kNumPieces) throw py::value_error("piece counts need 22 entries");
@@ -100,18 +121,13 @@ solver::PatternResult solve_interruptibly(bool& interrupted, solver::PatternOpti
     return r;
 }
 
-py::dict pattern_dict(const solver::PatternResult& r, bool interrupted) {
-    py::dict d;
-    d["count"] = r.count;
-    d["solutions"] = r.solutions;
-    d["exhausted"] = r.exhausted;
-    d["impossible"] = r.impossible;
-    d["nodes"] = r.nodes;
-    d["seconds"] = r.seconds;
-    d["symmetries"] = r.symmetries;
-    d["method"] = r.method == solver::PatternMethod::Mrv ? "mrv" : "frontier";
-    d["interrupted"] = interrupted;
-    return d;
+// (count, solutions, exhausted, impossible, nodes, seconds, symmetries, method, interrupted): a
+// tuple, not a dict, as small puzzles return in microseconds.
+py::tuple pattern_tuple(const solver::PatternResult& r, bool interrupted) {
+    py::list solutions(r.solutions.size());
+    for (std::size_t i = 0; i < r.solutions.size(); ++i) solutions[i] = py::cast(r.solutions[i]);
+    return py::make_tuple(r.count, std::move(solutions), r.exhausted, r.impossible, r.nodes, r.seconds, r.symmetries,
+                          r.method == solver::PatternMethod::Mrv ? "mrv" : "frontier", interrupted);
 }
 
 // (colour, placement id) pairs as a list of tuples.
@@ -299,9 +315,10 @@ void bind_solver(py::module_& m) {
         "(exact when proven).");
     py::class_<solver::PreparedPattern>(m, "PatternPuzzle",
                                         "A region and pieces prepared once (placements inside, search tables).")
-        .def(py::init([](int side, const std::vector<int>& cells, const std::vector<int>& counts) {
+        .def(py::init([](int side, const py::object& cells, const py::object& counts) {
                  try {
-                     return std::make_unique<solver::PreparedPattern>(side, cells, piece_counts(counts));
+                     return std::make_unique<solver::PreparedPattern>(side, exact_ints(cells, "cells"),
+                                                                      piece_counts(exact_ints(counts, "piece counts")));
                  } catch (const std::invalid_argument& e) {
                      throw py::value_error(e.what());
                  }
@@ -323,7 +340,7 @@ void bind_solver(py::module_& m) {
                                                    [&](const std::atomic<bool>* stop, const solver::PatternPoll& poll) {
                                                        return puzzle.solve(o, stop, poll);
                                                    });
-                return pattern_dict(r, interrupted);
+                return pattern_tuple(r, interrupted);
             },
             py::arg("all_solutions") = false, py::arg("unique") = false, py::arg("max_stored") = 1000,
             py::arg("time_limit") = 60.0, py::arg("method") = "auto", py::arg("threads") = 1, py::arg("first") = 1,
@@ -332,18 +349,19 @@ void bind_solver(py::module_& m) {
             "'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted).");
     m.def(
         "solve_pattern",
-        [](int side, const std::vector<int>& cells, const std::vector<int>& counts, bool all_solutions, bool unique,
+        [](int side, const py::object& cell_list, const py::object& count_list, bool all_solutions, bool unique,
            long long max_stored, double time_limit, const std::string& method, int threads, long long first,
            py::object callback, double callback_interval) {
             auto o = pattern_options(all_solutions, unique, max_stored, time_limit, method, threads, first);
             bindings::check_side(side);
-            const auto pc = piece_counts(counts);
+            const std::vector<int> cells = exact_ints(cell_list, "cells");
+            const auto pc = piece_counts(exact_ints(count_list, "piece counts"));
             bool interrupted = false;
             const auto r = solve_interruptibly(interrupted, o, callback, callback_interval,
                                                [&](const std::atomic<bool>* stop, const solver::PatternPoll& poll) {
                                                    return solver::solve_pattern(side, cells, pc, o, stop, poll);
                                                });
-            return pattern_dict(r, interrupted);
+            return pattern_tuple(r, interrupted);
         },
         py::arg("side"), py::arg("cells"), py::arg("counts"), py::arg("all_solutions") = false,
         py::arg("unique") = false, py::arg("max_stored") = 1000, py::arg("time_limit") = 60.0,

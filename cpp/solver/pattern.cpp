@@ -7,6 +7,7 @@
 
 #include "core/thread_group.h"
 #include "solver/pattern_frontier.h"
+#include "solver/pattern_local.h"
 #include "solver/pattern_mrv.h"
 
 namespace trigon::solver {
@@ -214,57 +215,23 @@ PreparedPattern::PreparedPattern(int side, const std::vector<int>& cells, const 
         done();
         return;
     }
-    // Local numbering: cells in ascending board order, placements found from their first cell.
-    LocalPuzzle& lp = P.lp;
-    std::vector<std::int16_t> local(geo.num_cells(), -1);
-    region.for_each([&](int c) {
-        local[c] = static_cast<std::int16_t>(lp.cell_of.size());
-        lp.cell_of.push_back(c);
-    });
-    int local_piece[kNumPieces];
-    for (int p = 0; p < kNumPieces; ++p) {
-        local_piece[p] = -1;
-        if (piece_counts[p] <= 0) continue;
-        local_piece[p] = static_cast<int>(lp.piece_of.size());
-        lp.piece_of.push_back(p);
-        lp.copies.push_back(piece_counts[p]);
-    }
-    std::size_t candidates = 0;  // an upper bound on the placements inside, to allocate once
-    for (int c : lp.cell_of)
-        for (int p : lp.piece_of) {
-            const auto [first, last] = t.anchored(c, p);
-            candidates += static_cast<std::size_t>(last - first);
+    // Local numbering: the placements inside found from their lowest cell, along the sweep.
+    std::vector<int> board_order;
+    board_order.reserve(cells.size());
+    region.for_each([&](int c) { board_order.push_back(c); });
+    std::vector<int> piece_of, copies;
+    for (int p = 0; p < kNumPieces; ++p)
+        if (piece_counts[p] > 0) {
+            piece_of.push_back(p);
+            copies.push_back(piece_counts[p]);
         }
-    lp.ids.resize(candidates);
-    lp.piece.resize(candidates);
-    lp.cells.resize(candidates);
-    std::vector<char> coverable(lp.cell_of.size(), 0);  // local cells some placement covers
-    std::size_t np = 0;
-    for (int c : lp.cell_of)
-        for (int p : lp.piece_of)
-            for (auto [id, last] = t.anchored(c, p); id < last; ++id) {
-                const Placement& pl = t.placement(id);
-                // (written in place, cell by cell: a copy of a whole array just written so stalls)
-                auto& lc = lp.cells[np];
-                bool inside = true;
-                for (int i = 0; i < pl.size && inside; ++i) inside = (lc[i] = local[pl.cells[i]]) >= 0;
-                if (!inside) continue;
-                for (int i = pl.size; i < kMaxPieceSize; ++i) lc[i] = -1;
-                for (int i = 0; i < pl.size; ++i) coverable[lc[i]] = 1;
-                lp.ids[np] = static_cast<std::uint16_t>(id);
-                lp.piece[np] = static_cast<std::uint8_t>(local_piece[p]);
-                ++np;
-            }
-    lp.ids.resize(np);
-    lp.piece.resize(np);
-    lp.cells.resize(np);
-    // (local cells ascend with board cells: the first one uncovered is the lowest)
-    if (const auto gap = std::find(coverable.begin(), coverable.end(), 0); gap != coverable.end()) {
-        P.impossible = "no piece fits on cell " + geo.cell_name(lp.cell_of[gap - coverable.begin()]);
+    LocalPuzzle& lp = P.lp;
+    if (const int gap = make_local_puzzle(t, board_order, std::move(piece_of), std::move(copies), lp); gap >= 0) {
+        P.impossible = "no piece fits on cell " + geo.cell_name(gap);
+        lp = LocalPuzzle{};
         done();
         return;
     }
-    number_along_sweep(geo, lp);
     P.auto_method = choose_method(geo, cells, region);
     const int words = (area + 63) / 64;
     if (words <= 1)

@@ -42,81 +42,6 @@ struct LocalPuzzle {
     std::vector<std::array<std::int16_t, kMaxPieceSize>> cells;  // local placement -> local cells (-1 pad)
 };
 
-// Ranks of the local cells along the sweep (one of the lattice's three row directions)
-// whose placements span the fewest ranks: a thin frontier, few shapes of uncovered set.
-inline std::vector<int> sweep_rank(const Geometry& geo, const LocalPuzzle& lp) {
-    const int n = static_cast<int>(lp.cell_of.size());
-    // Lines of the lattice: b (board rows), a, and a + b; the position along a line breaks ties.
-    // (Sweeping a direction backwards gives the same spans, so three are enough.) Each sort key
-    // packs (line, along, up or down, local cell) into one integer.
-    std::vector<std::array<int, 3>> rank(n);
-    std::vector<std::uint64_t> key(n);
-    for (int dir = 0; dir < 3; ++dir) {
-        for (int c = 0; c < n; ++c) {
-            const LatticeCell& L = geo.lattice(lp.cell_of[c]);
-            const int line = dir == 0 ? L.b : dir == 1 ? L.a : L.a + L.b;
-            const int along = dir == 0 ? L.a : dir == 1 ? -L.b : L.b;
-            // (lattice coordinates of a board lie well within +-1024; local cells below 2^10)
-            key[c] = ((static_cast<std::uint64_t>(line + 2048) << 13 | static_cast<std::uint64_t>(along + 2048)) << 1 |
-                      static_cast<std::uint64_t>(L.t)) << 10 | static_cast<std::uint64_t>(c);
-        }
-        std::sort(key.begin(), key.end());
-        for (int i = 0; i < n; ++i) rank[key[i] & 1023][dir] = i;
-    }
-    // The three spans in one pass over the placements.
-    long long span[3] = {0, 0, 0};
-    for (const auto& cells : lp.cells) {
-        int lo[3] = {n, n, n}, hi[3] = {-1, -1, -1};
-        for (int c : cells) {
-            if (c < 0) break;
-            for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], rank[c][d]), hi[d] = std::max(hi[d], rank[c][d]);
-        }
-        for (int d = 0; d < 3; ++d) span[d] += hi[d] - lo[d];
-    }
-    const int best = span[1] < span[0] ? (span[2] < span[1] ? 2 : 1) : (span[2] < span[0] ? 2 : 0);
-    std::vector<int> out(n);
-    for (int c = 0; c < n; ++c) out[c] = rank[c][best];
-    return out;
-}
-
-// Renumbers the local cells along the best sweep and the placements by their lowest cell: the
-// frontier search needs it, and the MRV search then breaks ties along the sweep, which keeps the
-// uncovered sets frontier-like (more memo hits) and a cell's placements in few words.
-inline void number_along_sweep(const Geometry& geo, LocalPuzzle& lp) {
-    const std::vector<int> rank = sweep_rank(geo, lp);
-    const int n = static_cast<int>(lp.cell_of.size());
-    const int np = static_cast<int>(lp.ids.size());
-    std::vector<int> cell_of(n);
-    for (int c = 0; c < n; ++c) cell_of[rank[c]] = lp.cell_of[c];
-    std::vector<int> low(np, n);
-    for (int q = 0; q < np; ++q)
-        for (int c : lp.cells[q])
-            if (c >= 0) low[q] = std::min(low[q], rank[c]);
-    // By lowest cell, then piece: the order the frontier search walks (a counting sort, stable).
-    const int pieces = static_cast<int>(lp.piece_of.size());
-    std::vector<int> first(static_cast<std::size_t>(n) * pieces + 1, 0);
-    for (int q = 0; q < np; ++q) ++first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q] + 1];
-    for (std::size_t k = 1; k < first.size(); ++k) first[k] += first[k - 1];
-    LocalPuzzle out;
-    out.cell_of = std::move(cell_of);
-    out.piece_of = std::move(lp.piece_of);
-    out.copies = std::move(lp.copies);
-    out.ids.resize(np);
-    out.piece.resize(np);
-    out.cells.resize(np);
-    for (int q = 0; q < np; ++q) {
-        const int to = first[static_cast<std::size_t>(low[q]) * pieces + lp.piece[q]]++;
-        out.ids[to] = lp.ids[q];
-        out.piece[to] = lp.piece[q];
-        // (renumbered while copied: cells written one by one and read back whole would stall)
-        for (int i = 0; i < kMaxPieceSize; ++i) {
-            const int c = lp.cells[q][i];
-            out.cells[to][i] = static_cast<std::int16_t>(c >= 0 ? rank[c] : -1);
-        }
-    }
-    lp = std::move(out);
-}
-
 // Counts of solved subproblems: open addressing, keyed by the uncovered cells and the pieces
 // left; bounded to 128 MiB (a full neighbourhood just isn't memoised).
 template <int W>
@@ -135,7 +60,7 @@ public:
 
     void store(const BitSet<W>& R, std::uint64_t tag, long long count) {
         static constexpr std::size_t kMaxSlots = (std::size_t{128} << 20) / sizeof(Entry);
-        if (slots_.empty()) slots_.resize(64);  // small puzzles need few; it grows fourfold
+        if (slots_.empty()) slots_.resize(256);  // small puzzles need few; it grows fourfold
         if (2 * (used_ + 1) > slots_.size() && 4 * slots_.size() <= kMaxSlots) grow();
         if (Entry* s = slot(R, tag, hash_of(R, tag))) {
             if (s->pieces == 0) ++used_;

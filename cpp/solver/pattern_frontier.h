@@ -7,10 +7,6 @@
 
 namespace trigon::solver::pattern_detail {
 
-// Exact cover by the first uncovered cell: with the cells numbered along a sweep (see
-// number_along_sweep), the lowest uncovered one must be the lowest cell of the next placement. A node costs a few word
-// operations per candidate, and the uncovered set is a thin frontier, so equal subproblems
-// recur often and counting shares them through the memo.
 // What the frontier search reads and never changes, built once per puzzle and shared by every
 // search of it (threads, repeated solves): the placements by lowest cell with their borders.
 template <int W>
@@ -26,56 +22,49 @@ struct FrontierTables {
         int skip = 0;        // first entry of the next piece (or cell)
     };
 
+    // `lp` as make_local_puzzle leaves it: placements ordered by lowest cell, then piece.
     FrontierTables(const Geometry& geo, const LocalPuzzle& lp) {
         const int ncells = static_cast<int>(lp.cell_of.size());
         const int np = static_cast<int>(lp.ids.size());
-        std::vector<Mask> masks(np);
-        std::vector<int> low(np, ncells);
-        for (int q = 0; q < np; ++q)
+        nb.resize(ncells);
+        {
+            std::array<std::int16_t, 512> local;  // board cell -> local cell (a Bitboard's 512 bits hold every board)
+            local.fill(-1);
+            for (int c = 0; c < ncells; ++c) local[static_cast<std::size_t>(lp.cell_of[c])] = static_cast<std::int16_t>(c);
+            for (int c = 0; c < ncells; ++c)
+                for (int x : geo.edge_neighbours(lp.cell_of[c]))
+                    if (local[static_cast<std::size_t>(x)] >= 0) nb[c].set(local[static_cast<std::size_t>(x)]);
+        }
+        for (std::size_t p = 0; p < lp.piece_of.size(); ++p) size_of[p] = trigon_pieces()[lp.piece_of[p]].size;
+        start.assign(ncells + 1, 0);
+        ent.resize(np);
+        std::vector<int> low(np);
+        for (int q = 0; q < np; ++q) {
+            Mask mask, border;
+            low[q] = ncells;
             for (int c : lp.cells[q])
                 if (c >= 0) {
-                    masks[q].set(c);
+                    mask.set(c);
+                    border |= nb[c];
                     low[q] = std::min(low[q], c);
                 }
-        std::vector<int> order(np);
-        std::iota(order.begin(), order.end(), 0);
-        const auto before = [&](int a, int b) { return low[a] != low[b] ? low[a] < low[b] : lp.piece[a] < lp.piece[b]; };
-        // number_along_sweep leaves them in this order already
-        if (!std::is_sorted(order.begin(), order.end(), before)) std::stable_sort(order.begin(), order.end(), before);
-        start.assign(ncells + 1, 0);
-        for (int q = 0; q < np; ++q) ++start[low[q] + 1];
-        for (int c = 0; c < ncells; ++c) start[c + 1] += start[c];
-        nb.resize(ncells);
-        std::vector<std::int16_t> local(geo.num_cells(), -1);
-        for (int c = 0; c < ncells; ++c) local[lp.cell_of[c]] = static_cast<std::int16_t>(c);
-        for (int c = 0; c < ncells; ++c)
-            for (int x : geo.edge_neighbours(lp.cell_of[c]))
-                if (local[x] >= 0) nb[c].set(local[x]);
-        for (std::size_t p = 0; p < lp.piece_of.size(); ++p) size_of[p] = trigon_pieces()[lp.piece_of[p]].size;
-        ent.reserve(np);
-        at.assign(np, 0);
-        for (int q : order) {
-            Mask border;
-            masks[q].for_each([&](int c) { border |= nb[c]; });
-            at[q] = static_cast<int>(ent.size());
-            ent.push_back(Entry{masks[q], border - masks[q], q, lp.piece[q]});
+            ++start[low[q] + 1];
+            ent[q] = Entry{mask, border - mask, q, lp.piece[q]};
         }
+        for (int c = 0; c < ncells; ++c) start[c + 1] += start[c];
         // Each entry points past the run of its piece at its cell, to skip a used piece at once.
         for (int i = np - 1; i >= 0; --i)
-            ent[i].skip = i + 1 < np && low[order[i + 1]] == low[order[i]] && ent[i + 1].piece == ent[i].piece
-                              ? ent[i + 1].skip
-                              : i + 1;
+            ent[i].skip = i + 1 < np && low[i + 1] == low[i] && ent[i + 1].piece == ent[i].piece ? ent[i + 1].skip : i + 1;
     }
 
     std::vector<Mask> nb;           // edge neighbours
     int size_of[kNumPieces] = {};   // cells of each local piece
     std::vector<int> start;         // cell -> first entry whose lowest cell it is
-    std::vector<Entry> ent;         // placements by lowest cell
-    std::vector<int> at;            // local placement -> its entry
+    std::vector<Entry> ent;         // placements by lowest cell (entry q is local placement q)
 };
 
 // Exact cover by the first uncovered cell: with the cells numbered along a sweep (see
-// number_along_sweep), the lowest uncovered one must be the lowest cell of the next placement. A node costs a few word
+// make_local_puzzle), the lowest uncovered one must be the lowest cell of the next placement. A node costs a few word
 // operations per candidate, and the uncovered set is a thin frontier, so equal subproblems
 // recur often and counting shares them through the memo.
 template <int W>
@@ -90,7 +79,7 @@ public:
         : SearchState(t, lp, o, stop, res, syms, share, poll), root_(root), tab_(tab) {
         if (root_.piece >= 0)
             for (std::size_t q = 0; q < root_.weight.size(); ++q)
-                if (root_.weight[q]) root_ent_.push_back(tab_.ent[tab_.at[q]]);
+                if (root_.weight[q]) root_ent_.push_back(tab_.ent[q]);
     }
 
     void run() {

@@ -167,9 +167,9 @@ class GameOverError(ValueError):
     pass
 class PatternPuzzle:
     """A region and pieces prepared once (placements inside, search tables)."""
-    def __init__(self, side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+    def __init__(self, side: typing.SupportsInt | typing.SupportsIndex, cells: object, counts: object) -> None:
         ...
-    def solve(self, all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1, first: typing.SupportsInt | typing.SupportsIndex = 1, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> dict:
+    def solve(self, all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1, first: typing.SupportsInt | typing.SupportsIndex = 1, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> tuple:
         """Exact cover of the prepared region (GIL released; Ctrl-C stops it). callback({'nodes', 'solutions', 'seconds'}) every callback_interval seconds; a falsy reply stops it (interrupted)."""
     @property
     def cells(self) -> list[int]:
@@ -517,7 +517,7 @@ def repair_layout(start: Position, colours: typing.SupportsInt | typing.Supports
     """
     Repairs of a layout ((colour, id) pairs, legal colour by colour): its moves around an empty cell taken out, every piece left placed by a short exhaustive search; found, witness (legal in order), nodes, steps; with accept, going on from layouts that place no fewer triangles: improved (legal in order, when it places more than the layout given, else empty) and improved_area.
     """
-def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], counts: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1, first: typing.SupportsInt | typing.SupportsIndex = 1, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> dict:
+def solve_pattern(side: typing.SupportsInt | typing.SupportsIndex, cells: object, counts: object, all_solutions: bool = False, unique: bool = False, max_stored: typing.SupportsInt | typing.SupportsIndex = 1000, time_limit: typing.SupportsFloat | typing.SupportsIndex = 60.0, method: str = 'auto', threads: typing.SupportsInt | typing.SupportsIndex = 1, first: typing.SupportsInt | typing.SupportsIndex = 1, callback: typing.Any = None, callback_interval: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> tuple:
     """
     Exact cover of board cells by a multiset of pieces (counts per piece index); callback as PatternPuzzle.solve's.
     """

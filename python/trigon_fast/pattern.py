@@ -19,7 +19,7 @@ import operator
 from collections import Counter, abc
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _args, _core
 from ._args import IntLike
@@ -231,19 +231,32 @@ def _integer_or_none(value: object) -> Optional[int]:
         return None
 
 
-def _piece_counts(pieces: Optional[Pieces]) -> List[int]:
+def _piece_counts(pieces: Optional[Pieces]) -> Sequence[int]:
     if pieces is None:
-        return [1] * len(PIECE_NAMES)
+        return _ONE_OF_EACH
     if isinstance(pieces, str):  # "V,P6,F,A6" (as the command line takes them), or one name
         pieces = [p.strip() for p in pieces.split(",")]
-    if isinstance(pieces, (list, tuple)) and all(type(p) is str for p in pieces):
-        return list(_named_piece_counts(tuple(pieces)))  # a copy: the cached tuple stays as it is
+    if type(pieces) is list or type(pieces) is tuple:
+        try:
+            return _named_piece_counts(tuple(pieces))  # (a tuple: shared, and never changed)
+        except (_NotNames, TypeError):  # (TypeError: an item that cannot be hashed)
+            pass
     return _counts_of(pieces)
 
 
+class _NotNames(Exception):
+    """A list of pieces that is not all names (cached no further)."""
+
+
+_ONE_OF_EACH = (1,) * len(PIECE_NAMES)
+
+
 @lru_cache(maxsize=256)
-def _named_piece_counts(names: Tuple[str, ...]) -> Tuple[int, ...]:
-    """Counts of a list of piece names, cached: puzzles are often solved again and again."""
+def _named_piece_counts(names: Tuple[Any, ...]) -> Tuple[int, ...]:
+    """Counts of a list of piece names, cached: puzzles are often solved again and again. Only
+    names are cached (1 == True as a key: indices and flags would share entries)."""
+    if not all(type(p) is str for p in names):
+        raise _NotNames
     return tuple(_counts_of(names))
 
 
@@ -251,7 +264,11 @@ def _counts_of(pieces: Union[Iterable[PieceLike], Mapping[PieceLike, IntLike]]) 
     if not isinstance(pieces, abc.Iterable):
         raise SolverError(f"pieces are a list of piece names or a mapping name -> count, not {type(pieces).__name__}")
     counts = [0] * len(PIECE_NAMES)
-    items = pieces.items() if isinstance(pieces, Mapping) else Counter(pieces).items()
+    try:
+        items = pieces.items() if isinstance(pieces, Mapping) else Counter(pieces).items()
+    except TypeError:  # (an item that cannot be counted: a list, a dict)
+        bad = next((p for p in pieces if not isinstance(p, abc.Hashable)), pieces)
+        raise SolverError(f"pieces are piece names or indices, not {bad!r}") from None
     for p, n in items:
         try:
             idx = piece_index(p)
@@ -285,19 +302,35 @@ def _check_solve_options(time_limit: object, method: object, threads: object, ma
             _args.integer("first", first, 1, _args.MAX_COUNT, SolverError))
 
 
+def _plain_options(all_solutions: object, unique: object, max_solutions: object, time_limit: object,
+                   threads: object, method: object, first: object, callback: object) -> bool:
+    """True for search options of exactly the types and in the ranges the general checks
+    accept, with no callback: the common call, checked in one expression (a small puzzle is
+    solved in microseconds, and the general checks cost as much again)."""
+    return callback is None and type(all_solutions) is bool and type(unique) is bool \
+        and type(max_solutions) is int and 0 <= max_solutions <= _args.MAX_COUNT \
+        and type(first) is int and 1 <= first <= _args.MAX_COUNT \
+        and type(threads) is int and 1 <= threads <= _args.MAX_EXACT_THREADS \
+        and (type(time_limit) is float or type(time_limit) is int) and 0 < time_limit < _FAST_SECONDS \
+        and type(method) is str and method in _METHODS
+
+
 def _check_side(side: object) -> int:
     return _args.side(side, SolverError)
 
 
 _COUNT_CAP = 2**63 - 1  # the core counts in 64 bits and stops there (pattern_common.h)
+_METHODS = frozenset(("auto", "frontier", "mrv"))
+_FAST_SECONDS = 1e18  # time limits the common call takes as they are (larger ones go the general way)
 
 
-def _result(out: dict, cells: List[int], side: int, ctrl_c: Optional[List[bool]] = None) -> PatternResult:
-    sols = [[Move._trusted(int(i), side) for i in s] for s in out["solutions"]]
-    return PatternResult(count=out["count"], solutions=sols, exhausted=out["exhausted"],
-                         impossible=out["impossible"] or None, nodes=out["nodes"], seconds=out["seconds"],
-                         symmetries=out["symmetries"], interrupted=bool(out["interrupted"]) or bool(ctrl_c), region=cells,
-                         method=out["method"], capped=out["count"] >= _COUNT_CAP, side=side)
+def _result(out: Tuple[Any, ...], cells: List[int], side: int, ctrl_c: Optional[List[bool]] = None) -> PatternResult:
+    # (the core's tuple: count, solutions, exhausted, impossible, nodes, seconds, symmetries,
+    # method, interrupted)
+    count, solutions, exhausted, impossible, nodes, seconds, symmetries, method, interrupted = out
+    sols = [[Move._trusted(int(i), side) for i in s] for s in solutions] if solutions else []
+    return PatternResult(count, sols, exhausted, impossible or None, nodes, seconds, symmetries,
+                         bool(interrupted) or bool(ctrl_c), cells, method, count >= _COUNT_CAP, side)
 
 
 class PatternPuzzle:
@@ -350,12 +383,15 @@ class PatternPuzzle:
               callback: Optional[PatternCallback] = None) -> PatternResult:
         """Search the prepared puzzle: the options and the result as in :func:`solve_pattern`
         (``seconds`` is the search alone)."""
+        if _plain_options(all_solutions, unique, max_solutions, time_limit, threads, method, first, callback):
+            return _result(self._prepared.solve(all_solutions, unique, max_solutions, float(time_limit), method,
+                                                threads, first, None), list(self._cells), self.side)
         max_solutions, first = _check_solve_options(time_limit, method, threads, max_solutions, first)
         all_solutions, unique = _check_switches(all_solutions, unique)
         ctrl_c: List[bool] = []
         out = self._prepared.solve(all_solutions, unique, max_solutions, float(time_limit), method, threads, first,
                                    _watch(callback, ctrl_c))
-        return _result(out, self._cells, self.side, ctrl_c)
+        return _result(out, list(self._cells), self.side, ctrl_c)  # (a copy: results may be changed)
 
     def __repr__(self) -> str:
         return f"PatternPuzzle({self._cells!r}, pieces={self.pieces!r}, side={self.side})"
@@ -402,6 +438,19 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
 
     A puzzle solved more than once is better prepared once as a :class:`PatternPuzzle`.
     """
+    # The common call (a list of cell indices, plain options): the cells are checked by the core
+    # (ints, on the board, each once). Anything it refuses goes the general way, which names what
+    # was wrong.
+    if type(region) is list and type(side) is int and (side == 9 or side == 8) \
+            and _plain_options(all_solutions, unique, max_solutions, time_limit, threads, method, first, callback):
+        counts = _piece_counts(pieces)
+        try:
+            out = _core.solve_pattern(side, region, counts, all_solutions, unique, max_solutions, float(time_limit),
+                                      method, threads, first, None)
+        except (TypeError, ValueError):
+            pass  # (the general way says what)
+        else:
+            return _result(out, list(region), side)
     side = _check_side(side)
     cells = _region_cells(region, side)
     counts = _piece_counts(pieces)
