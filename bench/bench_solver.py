@@ -13,6 +13,8 @@ Under pytest-benchmark (disabled in ordinary test runs):
 Cases: the three ways to choose 4 of the 6 start cells up to symmetry (the two free cells
 opposite, adjacent, or one apart), free start cells, the alternate rule (free starts), three
 colours on the inner board (three-player start rule), and distinct solutions per second (count=, and streamed by iter_solutions).
+Not in the default run: every layout near a solution (``--cases near --back 4 6``): seed 3's
+solution with moves taken back, count=10**6 from there, until the search has found them all.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ START_CASES = {
     "starts_adjacent_free": (2, 3, 4, 5),
     "starts_one_apart_free": (1, 3, 4, 5),
 }
-ALL_CASES = list(START_CASES) + ["free_starts", "alternate", "three_colours_inner", "count", "iter"]
+DEFAULT_CASES = list(START_CASES) + ["free_starts", "alternate", "three_colours_inner", "count", "iter"]
+ALL_CASES = DEFAULT_CASES + ["near"]
 
 
 def _case_kwargs(case: str) -> dict:
@@ -83,6 +86,19 @@ def iterated_per_second(count: int, threads: int, time_limit: float, seed: int =
                 all_bonus=sum(s.total_score == 80 for s in sols), distinct=len({s.key for s in sols}))
 
 
+def every_layout_near(back: int, threads: int, time_limit: float, seed: int = 0) -> dict:
+    """All the completions of seed 3's solution with ``back`` moves taken back (count=10**6)."""
+    game = tf.solve_solo(seed=3, time_limit=30).game.copy()
+    for _ in range(back):
+        game.undo()
+    t0 = time.perf_counter()
+    sols = tf.solve_solo(game=game, count=10**6, seed=seed, threads=threads, time_limit=time_limit)
+    dt = time.perf_counter() - t0
+    stats = sols[0].stats
+    return dict(case="near", threads=threads, back=back, found=sum(s.complete for s in sols), seconds=dt,
+                all_found=stats.all_found, restarts=stats.restarts, nodes=stats.nodes)
+
+
 def headline_figures(seeds=range(5), time_limit: float = 10.0) -> dict:
     """Figures for bench/headline.py: standard rule (free starts) and alternate rule, one thread."""
     std = time_case("free_starts", seeds, 1, time_limit)
@@ -96,7 +112,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=positive_int, default=5, help="seeds per case (default 5; the issue's full run: 20)")
     ap.add_argument("--threads", type=positive_int, nargs="+", default=[1, 2])
     ap.add_argument("--time-limit", type=float, default=30.0)
-    ap.add_argument("--cases", nargs="+", default=ALL_CASES, choices=ALL_CASES)
+    ap.add_argument("--cases", nargs="+", default=DEFAULT_CASES, choices=ALL_CASES)
+    ap.add_argument("--back", type=positive_int, nargs="+", default=[4, 6],
+                    help="near case: moves taken back from seed 3's solution (default 4 6)")
     ap.add_argument("--count", type=positive_int, default=20, help="solutions asked for in the count case")
     ap.add_argument("--restart-nodes", type=int, nargs="+", default=[0],
                     help="nodes per restart to compare (0: the solver's own budget)")
@@ -107,6 +125,14 @@ def main(argv=None) -> int:
     rows = []
     for case in args.cases:
         for th in args.threads:
+            if case == "near":
+                for back in args.back:
+                    r = every_layout_near(back, th, args.time_limit)
+                    print(f"{case:22s} threads={th}  {back} moves back: {r['found']} layouts in {r['seconds']:.2f} s, "
+                          f"all found: {r['all_found']} ({r['restarts']} restarts, {r['nodes']} nodes)", file=out,
+                          flush=True)
+                    rows.append(r)
+                continue
             if case in ("count", "iter"):
                 r = (solutions_per_second if case == "count" else iterated_per_second)(args.count, th, args.time_limit)
                 print(f"{case:22s} threads={th}  {r['found']}/{r['count']} distinct in {r['seconds']:.2f} s "

@@ -200,8 +200,37 @@ def test_count_and_iter_find_every_completion_of_a_nearly_solved_game(back):
     found = tf.solve_solo(game=g, count=10_000, time_limit=60)
     assert {s.key for s in found} == keys and len(keys) > 8 and len(found) == len(keys)
     assert found[0].stats.seconds < 30 and not found[0].interrupted
+    assert all(s.stats.all_found for s in found)  # (a sweep of the whole tree finished)
     streamed = tf.iter_solutions(game=g)  # (no time limit)
     assert sorted(s.key for s in streamed) == sorted(keys) and not streamed.interrupted
+    assert streamed.all_found and "all found" in repr(streamed)
+
+
+def test_every_layout_is_found_where_there_are_thousands():
+    # Restarts alone stop near the last layouts found: from a solution with three moves taken
+    # back they kept finding new ones for long (with four, 1,252 of 9,979 before the search
+    # ended; with six, 5,700-6,500 of 97,343). Sweeps of the whole tree end with all of them, the
+    # same set on any seed and thread count, and say so; a search stopped early does not.
+    g = tf.solve_solo(seed=0).game.copy()
+    for _ in range(3):
+        g.undo()
+    runs = [tf.solve_solo(game=g, count=10**6, seed=seed, threads=threads, time_limit=60)
+            for seed, threads in ((0, 1), (1, 1), (2, 2))]
+    keys = {s.key for s in runs[0]}
+    assert len(keys) == len(runs[0]) > 1000
+    for run in runs:
+        assert {s.key for s in run} == keys and run[0].stats.all_found and run[0].stats.solutions == len(keys)
+        assert not run[0].interrupted
+    streamed = tf.iter_solutions(game=g, seed=7, batch=64)
+    assert {s.key for s in streamed} == keys and streamed.found == len(keys) and streamed.all_found
+    some = tf.solve_solo(game=g, count=100, seed=0)
+    assert len(some) == 100 and not some[0].stats.all_found
+    part = tf.iter_solutions(game=g, seed=0)
+    assert len([s for _, s in zip(range(10), part)]) == 10
+    part.close()
+    assert not part.all_found
+    # From the empty board no sweep runs: nothing is claimed.
+    assert not tf.solve_solo(count=3, seed=0)[0].stats.all_found
 
 
 def test_undo_and_records_through_a_bulk_replayed_game():

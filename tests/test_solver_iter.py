@@ -239,7 +239,9 @@ def test_a_slow_callback_sees_the_latest_stats_and_the_time_limit_holds():
 
 def test_a_finished_complete_game_is_its_own_solution():
     done = tf.solve_solo(seed=1, time_limit=30).game
-    got = list(tf.iter_solutions(game=done, time_limit=5))
-    assert len(got) == 1 and got[0].complete and got[0].game == done
+    it = tf.iter_solutions(game=done, time_limit=5)
+    got = list(it)
+    assert len(got) == 1 and got[0].complete and got[0].game == done and it.all_found
     over = tf.random_game(tf.Variant.SOLO, 1)  # over with pieces left: no solution
-    assert list(tf.iter_solutions(game=over, time_limit=5)) == []
+    it = tf.iter_solutions(game=over, time_limit=5)
+    assert list(it) == [] and it.all_found  # (none there is: proven without a search)

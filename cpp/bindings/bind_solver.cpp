@@ -154,6 +154,7 @@ py::dict stats_dict(const solver::SoloStats& s) {
     d["best_placed"] = s.best_placed;
     d["target"] = s.target;
     d["solutions"] = s.solutions;
+    d["all_found"] = s.all_found;
     return d;
 }
 

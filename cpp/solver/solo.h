@@ -52,6 +52,7 @@ struct SoloStats {
     int best_placed = 0;  // most triangles placed in one search branch (all colours)
     int target = 0;       // triangles to place in all
     int solutions = 0;
+    bool all_found = false;  // looking for many: every complete layout was found (solutions is their number)
 };
 
 class SoloSearch {

@@ -47,7 +47,10 @@ class SolveStats:
     search, ``best_placed`` (the most triangles one search branch placed) of ``target`` (the
     triangles to place in all), and ``solutions`` (distinct complete layouts found). An
     incomplete :class:`Solution`'s game may place more than ``best_placed``: the best branch is
-    played on to the end of the game."""
+    played on to the end of the game. ``all_found``: looking for many (``count > 1``), the search
+    went through every way to go on and found every distinct layout it looks for (``solutions``
+    is then their number; with ``triangle_last``, the layouts that place each colour's triangle
+    last)."""
 
     nodes: int
     seconds: float
@@ -55,6 +58,7 @@ class SolveStats:
     best_placed: int  # most triangles placed in one search branch
     target: int  # triangles to place in all
     solutions: int  # distinct complete layouts found
+    all_found: bool = False  # (count > 1) every distinct layout there is was found
 
     @property
     def nodes_per_second(self) -> float:
@@ -260,7 +264,8 @@ def _check_start_rule(base: Game, fixed: Sequence[int]) -> None:
 
 def _stats(d: dict) -> SolveStats:
     return SolveStats(nodes=int(d["nodes"]), seconds=float(d["seconds"]), restarts=int(d["restarts"]),
-                      best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]))
+                      best_placed=int(d["best_placed"]), target=int(d["target"]), solutions=int(d["solutions"]),
+                      all_found=bool(d["all_found"]))
 
 
 def _replay(base: Game, sol: dict) -> Tuple[Game, List[Tuple[Colour, Move]]]:
@@ -344,8 +349,11 @@ def solve_solo(variant: Optional[VariantLike] = None, *, alternate_rule: bool = 
     Returns a :class:`Solution`; when ``complete`` is false it is the best partial layout found in
     ``time_limit`` seconds, completed into a legal finished game. With ``count > 1``, a list of up
     to ``count`` complete solutions distinct up to the board's symmetries and colour renaming
-    (as many as were found in time, or until the search has long found nothing new: near a
-    solution every one, though that is no proof; the best partial one when none).
+    (as many as were found in time, or until the search has long found nothing new; the best
+    partial one when none). From a position, every other restart goes through the whole tree of
+    ways to go on, with twice the nodes of the last such sweep: one that finishes has found every
+    layout there is, and the search ends there with ``stats.all_found`` set (from a solution
+    with four moves taken back, its 9,979 layouts in 3 s).
     """
     base, fixed, count, triangle_last, restart_nodes = _check_options(
         variant, alternate_rule=alternate_rule, colours=colours, start_cells=start_cells, game=game, count=count,
@@ -410,11 +418,11 @@ def iter_solutions(variant: Optional[VariantLike] = None, *, alternate_rule: boo
     One search runs in a thread of its own from the first ``next``, so with one thread the
     sequence is the same every time. It ends after ``time_limit`` seconds (counted from the first
     ``next``; solutions found by then still come), when no layout was found in the first 60 s,
-    when it has long found nothing new (restarts in a row, at least 200 and four times those it
-    took to the last new one: near a solution that is all of them, where there are thousands a
-    few in a hundred may be missed; the search is randomized), at once when no complete game
-    can exist (a colour in play cannot move, or the pieces left outnumber the empty cells), on
-    Ctrl-C, or when the iterator is closed or dropped. Bad options fail at the
+    when it has found every layout there is (from a position, :func:`solve_solo`'s sweeps of the
+    whole tree; the iterator's ``all_found`` is then True), when it has long found nothing new
+    (restarts in a row, at least 200 and four times those it took to the last new one; no
+    proof), at once when no complete game can exist (a colour in play cannot move, or the pieces
+    left outnumber the empty cells), on Ctrl-C, or when the iterator is closed or dropped. Bad options fail at the
     call, not at the first ``next``. The iterator's ``interrupted`` says afterwards whether Ctrl-C
     (or the callback) ended it. ``callback(stats)`` is called about every 0.25 s while a ``next``
     waits for the search (its :class:`SolveStats`, in the caller's thread); returning False ends
@@ -470,6 +478,7 @@ class _Stream:
         self.waiting = threading.Event()  # a next() waits: progress goes to it
         self.ctrl_c = False  # a Ctrl-C landed in the thread (making a Solution)
         self.gave_up = False  # no layout in _FIRST_SOLUTION_SECONDS
+        self.all_found = False  # the search ended having found every layout there is
         _LIVE_STREAMS.add(self)
 
 
@@ -507,15 +516,19 @@ def _stream_search(stream: _Stream, *, base: Game, fixed: List[int], seed: int, 
             if base.is_over and _area_left(base) == 0:  # (a finished complete game is its own solution)
                 stream.room.acquire()
                 stream.items.put(("solution", _finished(base)))
+            stream.all_found = True  # (that one, or none: proven without a search)
             stream.items.put(("end", False))
             return
         out = _core.solve_solo(base.position, fixed, seed=seed, time_limit=time_limit, threads=threads,
                                count=2**31 - 1, triangle_last=triangle_last, restart_nodes=0,
                                callback=progress, on_solution=take)
         final = _stats(out["stats"])
+        taken_all = True
         for sol in [] if out["interrupted"] else out["solutions"]:  # (found in time, not yet taken)
             if not take(sol, final):
+                taken_all = False
                 break
+        stream.all_found = final.all_found and taken_all and not out["interrupted"]
         stream.items.put(("end", bool(out["interrupted"]) and not stream.gave_up and not stream.stop.is_set()))
     except BaseException as e:  # (raised in the caller's next())
         stream.items.put(("error", e))
@@ -527,13 +540,16 @@ class SolutionIterator(Iterator[Solution]):
 
     ``interrupted`` is True once Ctrl-C (or the callback) has ended it (the solutions alone
     cannot tell that from the search running dry); ``found`` counts the solutions yielded so
-    far. ``close()`` stops the search (as dropping the iterator does).
+    far; ``all_found`` is True once it has ended having yielded every distinct layout there is
+    (proven: the search went through every way to go on). ``close()`` stops the search (as
+    dropping the iterator does).
     """
 
     def __init__(self, search: Callable[[_Stream], None], ahead: int,
                  progress: Optional[Callable[[Dict[str, Any]], bool]]) -> None:
         self.interrupted = False
         self.found = 0
+        self.all_found = False
         self._search, self._progress = search, progress
         self._stream = _Stream(ahead)
         self._thread: Optional[threading.Thread] = None
@@ -585,6 +601,7 @@ class SolutionIterator(Iterator[Solution]):
                     self._end()
                     raise value
                 self.interrupted = bool(value) or stream.ctrl_c  # ("end")
+                self.all_found = stream.all_found and not self.interrupted
                 break
         except KeyboardInterrupt:
             self.interrupted = True
@@ -608,5 +625,5 @@ class SolutionIterator(Iterator[Solution]):
         self._stream.stop.set()
 
     def __repr__(self) -> str:
-        state = ", interrupted" if self.interrupted else ""
+        state = ", interrupted" if self.interrupted else ", all found" if self.all_found else ""
         return f"<SolutionIterator {self.found} found{state}>"
