@@ -55,6 +55,16 @@ def test_common_call_refuses_as_the_general_way_does(cells):
     assert str(fast.value) == str(general.value)
 
 
+@pytest.mark.parametrize("pieces", [["X9"], [[1]], {"1": -1}, {"1": 10**9}, [True], "X9,1"])
+@pytest.mark.parametrize("cells", [[9999], [0, 0], [True], [0]])
+def test_a_bad_region_is_named_before_bad_pieces_either_way(cells, pieces):
+    with pytest.raises(SolverError) as fast:
+        tf.solve_pattern(list(cells), pieces=pieces)
+    with pytest.raises(SolverError) as general:
+        tf.solve_pattern(tuple(cells), pieces=pieces)
+    assert str(fast.value) == str(general.value)
+
+
 def test_numpy_cell_indices_in_a_list_are_taken():
     cells = tf.parse_region(HEXAGON)
     plain = tf.solve_pattern(cells, pieces=["V", "P6", "F", "A6"], all_solutions=True)

@@ -32,10 +32,16 @@ constexpr std::size_t kMaxBacklog = 32;
 // taken back, its 769 layouts in 57-81 restarts); from the empty board new ones never stop.
 constexpr long long kStaleRestarts = 200;
 constexpr long long kStaleFactor = 4;
-// Looking for many from a position, every other restart sweeps the whole tree from the start with
-// twice the nodes of the last sweep: one that finishes has found every layout there is. (The
-// restarts alone stop near the last layouts found: from a solution with six moves taken back they
-// ended with 5,700-6,500 of its 97,343 layouts, which one sweep of 114,000 nodes finds.)
+// Looking for many from a position, some restarts sweep the whole tree from the start, each with
+// twice the nodes of the last: one that finishes has found every layout there is. (The restarts
+// alone stop near the last layouts found: from a solution with six moves taken back they ended
+// with 5,700-6,500 of its 97,343 layouts, which one sweep of 114,000 nodes finds.) Sweeps take at
+// most a quarter of the nodes: far from the end no sweep finishes, and every other restart a
+// sweep took nearly all of them (near misses at 12 pieces a colour, the first of two layouts in
+// 16.5 s instead of 6.4). Once nothing new comes for long, sweeps alone go on, up to twice the
+// nodes spent so far, before the search ends.
+constexpr long long kSweepShare = 3;  // other restarts' nodes per sweep node, at least
+constexpr long long kStaleSweepFactor = 2;
 constexpr long long kFirstSweepNodes = 1000;
 // Restarts: a small fixed node budget each; many keep a prefix (ruin and recreate). Many short
 // runs beat fewer long ones: against 4,000 nodes growing by 400 a restart, near misses at 12
@@ -153,8 +159,18 @@ public:
             // No complete game (a colour stuck, or more area than empty cells): every other
             // restart (every one when nothing fits) places as much as it can instead.
             maximise_ = !area_fits_ || (sh_.stuck && (r & 1));
-            const bool sweep = sweeps_ && (r & 1);
-            if (sweep) sweep_nodes_ = sweep_nodes_ > 0 ? 2 * sweep_nodes_ : kFirstSweepNodes;
+            const long long next_sweep = sweep_nodes_ > 0 ? 2 * sweep_nodes_ : kFirstSweepNodes;
+            bool sweep = false;
+            if (sweeps_ && stale_) {  // (nothing new for long: sweeps alone, up to their cap)
+                if (sweep_spent_ + next_sweep > stale_cap_) {
+                    sh_.stop->store(true);
+                    break;
+                }
+                sweep = true;
+            } else if (sweeps_) {
+                sweep = sweep_spent_ + next_sweep <= restart_spent_ / kSweepShare;
+            }
+            if (sweep) sweep_nodes_ = next_sweep;
             limit_ = sweep                 ? sweep_nodes_
                      : opt.restart_nodes > 0 ? opt.restart_nodes
                      : maximise_           ? kMaximiseRestartNodes
@@ -182,6 +198,7 @@ public:
             }
             truncated_ = false;
             dfs(cut);
+            (sweep ? sweep_spent_ : restart_spent_) += restart_nodes_;
             const long long restarts = sh_.restarts.fetch_add(1) + 1;
             flush_nodes();
             // Placing as much as possible, a restart from the start that tried every candidate
@@ -194,9 +211,12 @@ public:
                 sh_.all_found.store(true);
                 sh_.stop->store(true);
             }
-            if (const long long last = sh_.last_new_restart.load(); many_ && last >= 0 &&
-                restarts - last > std::max(kStaleRestarts, kStaleFactor * last))
-                sh_.stop->store(true);  // (most likely no layout is left to find)
+            if (const long long last = sh_.last_new_restart.load(); many_ && !stale_ && last >= 0 &&
+                restarts - last > std::max(kStaleRestarts, kStaleFactor * last)) {
+                stale_ = true;  // (most likely no layout is left to find)
+                stale_cap_ = sweep_spent_ + kStaleSweepFactor * (sweep_spent_ + restart_spent_);
+                if (!sweeps_) sh_.stop->store(true);
+            }
             restarts_since_repair_ += restart_nodes_;
             if (repairs_) repair();
         }
@@ -486,8 +506,11 @@ private:
     bool maximise_ = false;   // this restart places as much as it can (no complete game exists)
     bool truncated_ = false;  // this restart left candidates untried (or ran out of nodes)
     bool many_ = false;       // looking for many complete layouts (count > 1, and some can exist)
-    bool sweeps_ = false;     // and from a position: every other restart sweeps the whole tree
+    bool sweeps_ = false;     // and from a position: restarts that sweep the whole tree take turns
     long long sweep_nodes_ = 0;  // the last sweep's node budget
+    long long sweep_spent_ = 0, restart_spent_ = 0;  // nodes of this worker's sweeps, and of its other restarts
+    bool stale_ = false;       // nothing new for long (sweeps alone then, up to stale_cap_ nodes)
+    long long stale_cap_ = 0;
     std::uint32_t dropped_ = 0;  // colours this branch has given up on (maximise_: no placement left)
     int placed_ = 0;
     int best_local_ = 0;

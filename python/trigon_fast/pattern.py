@@ -443,12 +443,11 @@ def solve_pattern(region: Region, pieces: Optional[Pieces] = None, all_solutions
     # was wrong.
     if type(region) is list and type(side) is int and (side == 9 or side == 8) \
             and _plain_options(all_solutions, unique, max_solutions, time_limit, threads, method, first, callback):
-        counts = _piece_counts(pieces)
         try:
-            out = _core.solve_pattern(side, region, counts, all_solutions, unique, max_solutions, float(time_limit),
-                                      method, threads, first, None)
+            out = _core.solve_pattern(side, region, _piece_counts(pieces), all_solutions, unique, max_solutions,
+                                      float(time_limit), method, threads, first, None)
         except (TypeError, ValueError):
-            pass  # (the general way says what)
+            pass  # (the general way says what, the region first)
         else:
             return _result(out, list(region), side)
     side = _check_side(side)
