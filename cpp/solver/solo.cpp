@@ -213,7 +213,7 @@ public:
             }
             if (const long long last = sh_.last_new_restart.load(); many_ && !stale_ && last >= 0 &&
                 restarts - last > std::max(kStaleRestarts, kStaleFactor * last)) {
-                stale_ = true;  // (most likely no layout is left to find)
+                stale_ = true;  // (most likely none is left: sweeps alone may still prove it)
                 stale_cap_ = sweep_spent_ + kStaleSweepFactor * (sweep_spent_ + restart_spent_);
                 if (!sweeps_) sh_.stop->store(true);
             }
@@ -506,7 +506,7 @@ private:
     bool maximise_ = false;   // this restart places as much as it can (no complete game exists)
     bool truncated_ = false;  // this restart left candidates untried (or ran out of nodes)
     bool many_ = false;       // looking for many complete layouts (count > 1, and some can exist)
-    bool sweeps_ = false;     // and from a position: restarts that sweep the whole tree take turns
+    bool sweeps_ = false;     // and from a position: some restarts sweep the whole tree (kSweepShare)
     long long sweep_nodes_ = 0;  // the last sweep's node budget
     long long sweep_spent_ = 0, restart_spent_ = 0;  // nodes of this worker's sweeps, and of its other restarts
     bool stale_ = false;       // nothing new for long (sweeps alone then, up to stale_cap_ nodes)
